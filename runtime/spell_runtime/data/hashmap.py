@@ -1,0 +1,339 @@
+"""Insertion-ordered persistent maps and sets with Spell key equality.
+
+Order: maps and sets iterate in insertion order at every size (language.md Q6/Q7,
+fixed); re-associating a key keeps its place, ``dissoc`` removes it.
+
+Keys: Python's ``1 == 1.0 == True`` must not leak into Spell (``1`` and ``1N`` are
+one key; ``1``, ``1.0`` and ``true`` are three). ``normkey`` leaves the common key
+types raw (strings, longs, keywords, symbols, nil, ratios, chars — for these
+Python's hash/eq already agree with Spell's) and wraps the rest in ``Key``,
+which hashes and compares with Spell semantics.
+
+Storage: a map of at most ``SMALL`` entries is a plain dict (normkey → (key,
+value)) copied on write — cheapest for the small maps programs mostly build.
+Larger maps keep an ``immutables.Map`` (C HAMT; normkey → (key, value, seq)) for
+O(log n) assoc/lookup plus a pvector of (normkey, seq) in insertion order, in
+which removed or re-inserted keys leave stale entries that iteration skips and an
+occasional compaction drops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from fractions import Fraction
+from typing import Any, Optional
+
+import immutables
+from pyrsistent import pvector
+
+from .atoms import BigInt, Char, Keyword, Symbol
+
+SMALL = 16
+
+_RAW_KEY_TYPES = frozenset({str, int, BigInt, Keyword, Symbol, type(None), Fraction, Char})
+
+
+class Key:
+    """Wraps a map key whose Python hash/eq would disagree with Spell's."""
+
+    __slots__ = ("value", "_hash")
+
+    def __init__(self, value: Any) -> None:
+        from .equality import spell_hash
+
+        self.value = value
+        self._hash = spell_hash(value)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Key:
+            return False
+        from .equality import spell_eq
+
+        return self._hash == other._hash and spell_eq(self.value, other.value)
+
+
+def normkey(k: Any) -> Any:
+    """The dict key under which Spell value ``k`` is stored."""
+    if type(k) in _RAW_KEY_TYPES:
+        return k
+    return Key(k)
+
+
+class SpellMap:
+    """A persistent, insertion-ordered Spell map. Supports Python's Mapping reads."""
+
+    __slots__ = ("_d", "_h", "_ord", "_n", "_next", "span", "child_spans", "__weakref__")
+
+    _d: Optional[dict[Any, tuple[Any, Any]]]
+    _h: Any  # immutables.Map[normkey, (key, value, seq)] for large maps
+    _ord: Any  # pvector[(normkey, seq)]
+    _n: int
+    _next: int
+
+    def __init__(self, d: Optional[dict[Any, tuple[Any, Any]]] = None) -> None:
+        self._d = {} if d is None else d
+        self._h = None
+        self._ord = None
+        self._n = len(self._d)
+        self._next = 0
+        self.span = None
+        self.child_spans = None
+
+    # -- construction -------------------------------------------------------------
+    def _new(self, d: dict[Any, tuple[Any, Any]]) -> SpellMap:
+        """A map of the same class as ``self`` holding ``d`` (small tier)."""
+        if len(d) > SMALL:
+            return SpellMap._from_large_pairs(d.values())
+        out = SpellMap.__new__(SpellMap)
+        out._d = d
+        out._h = None
+        out._ord = None
+        out._n = len(d)
+        out._next = 0
+        out.span = None
+        out.child_spans = None
+        return out
+
+    @staticmethod
+    def _from_large_pairs(pairs: Iterable[tuple[Any, Any]]) -> SpellMap:
+        h: dict[Any, tuple[Any, Any, int]] = {}
+        order: list[tuple[Any, int]] = []
+        seq = 0
+        for k, v in pairs:
+            nk = normkey(k)
+            old = h.get(nk)
+            if old is None:
+                h[nk] = (k, v, seq)
+                order.append((nk, seq))
+                seq += 1
+            else:
+                h[nk] = (old[0], v, old[2])
+        out = SpellMap.__new__(SpellMap)
+        out._d = None
+        out._h = immutables.Map(h)
+        out._ord = pvector(order)
+        out._n = len(h)
+        out._next = seq
+        out.span = None
+        out.child_spans = None
+        return out
+
+    @staticmethod
+    def from_pairs(pairs: Iterable[tuple[Any, Any]]) -> SpellMap:
+        """A map of the pairs in order; a later duplicate key replaces the value in place."""
+        d: dict[Any, tuple[Any, Any]] = {}
+        for k, v in pairs:
+            nk = normkey(k)
+            old = d.get(nk)
+            d[nk] = (k, v) if old is None else (old[0], v)
+        if len(d) > SMALL:
+            return SpellMap._from_large_pairs(d.values())
+        return EMPTY_MAP._new(d)
+
+    # -- reads --------------------------------------------------------------------
+    def get(self, k: Any, default: Any = None) -> Any:
+        nk = k if type(k) in _RAW_KEY_TYPES else Key(k)
+        if self._d is not None:
+            e = self._d.get(nk)
+        else:
+            e = self._h.get(nk)
+        return default if e is None else e[1]
+
+    def entry(self, k: Any) -> Optional[tuple[Any, Any]]:
+        """``(stored key, value)`` for ``k``, or None when absent."""
+        nk = normkey(k)
+        e = self._d.get(nk) if self._d is not None else self._h.get(nk)
+        return None if e is None else (e[0], e[1])
+
+    def contains(self, k: Any) -> bool:
+        nk = normkey(k)
+        return (nk in self._d) if self._d is not None else (nk in self._h)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __bool__(self) -> bool:
+        return True
+
+    def items(self) -> Iterator[tuple[Any, Any]]:
+        """(key, value) pairs in insertion order."""
+        if self._d is not None:
+            return iter(self._d.values())  # type: ignore[arg-type]
+        return self._iter_large()
+
+    def _iter_large(self) -> Iterator[tuple[Any, Any]]:
+        h = self._h
+        for nk, seq in self._ord:
+            e = h.get(nk)
+            if e is not None and e[2] == seq:
+                yield (e[0], e[1])
+
+    def keys(self) -> Iterator[Any]:
+        return (k for k, _ in self.items())
+
+    def values(self) -> Iterator[Any]:
+        return (v for _, v in self.items())
+
+    def __iter__(self) -> Iterator[Any]:
+        return self.keys()
+
+    def __getitem__(self, k: Any) -> Any:
+        e = self.entry(k)
+        if e is None:
+            raise KeyError(k)
+        return e[1]
+
+    def __contains__(self, k: object) -> bool:
+        return self.contains(k)
+
+    # -- writes (persistent) --------------------------------------------------------
+    def assoc(self, k: Any, v: Any) -> SpellMap:
+        nk = k if type(k) in _RAW_KEY_TYPES else Key(k)
+        d = self._d
+        if d is not None:
+            old = d.get(nk)
+            if old is None:
+                if len(d) >= SMALL:
+                    return SpellMap._from_large_pairs(list(d.values()) + [(k, v)])
+                nd = d.copy()
+                nd[nk] = (k, v)
+            else:
+                if old[1] is v:
+                    return self if type(self) is SpellMap else self._new(d.copy())
+                nd = d.copy()
+                nd[nk] = (old[0], v)
+            return self._new(nd)
+        h = self._h
+        e = h.get(nk)
+        out = SpellMap.__new__(SpellMap)
+        out._d = None
+        out.span = None
+        out.child_spans = None
+        if e is None:
+            out._h = h.set(nk, (k, v, self._next))
+            out._ord = self._ord.append((nk, self._next))
+            out._n = self._n + 1
+            out._next = self._next + 1
+        else:
+            out._h = h.set(nk, (e[0], v, e[2]))
+            out._ord = self._ord
+            out._n = self._n
+            out._next = self._next
+        return out
+
+    def dissoc(self, k: Any) -> SpellMap:
+        nk = normkey(k)
+        d = self._d
+        if d is not None:
+            if nk not in d:
+                return self if type(self) is SpellMap else self._new(d.copy())
+            nd = d.copy()
+            del nd[nk]
+            return self._new(nd)
+        if nk not in self._h:
+            return self
+        n = self._n - 1
+        if n <= SMALL // 2:
+            return SpellMap.from_pairs(p for p in self._iter_large() if normkey(p[0]) != nk)
+        out = SpellMap.__new__(SpellMap)
+        out._d = None
+        out.span = None
+        out.child_spans = None
+        out._h = self._h.delete(nk)
+        out._n = n
+        out._next = self._next
+        out._ord = self._ord
+        if len(self._ord) > 2 * n + 32:
+            live = [(p, s) for p, s in self._ord if (e := out._h.get(p)) is not None and e[2] == s]
+            out._ord = pvector(live)
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        from .equality import spell_eq
+
+        return spell_eq(self, other)
+
+    def __hash__(self) -> int:
+        from .equality import spell_hash
+
+        return spell_hash(self)
+
+    def __repr__(self) -> str:
+        from ..printer import pr_str
+
+        return pr_str(self)
+
+
+EMPTY_MAP = SpellMap()
+
+
+def spell_map(*kvs: Any) -> SpellMap:
+    """``spell_map(k1, v1, k2, v2, ...)``."""
+    return SpellMap.from_pairs(zip(kvs[::2], kvs[1::2]))
+
+
+class SpellSet:
+    """A persistent, insertion-ordered Spell set."""
+
+    __slots__ = ("_m", "span", "child_spans")
+
+    _m: SpellMap
+
+    def __init__(self, m: SpellMap | None = None) -> None:
+        self._m = EMPTY_MAP if m is None else m
+        self.span = None
+        self.child_spans = None
+
+    @staticmethod
+    def from_items(items: Iterable[Any]) -> SpellSet:
+        return SpellSet(SpellMap.from_pairs((x, x) for x in items))
+
+    def contains(self, x: Any) -> bool:
+        return self._m.contains(x)
+
+    def get(self, x: Any, default: Any = None) -> Any:
+        e = self._m.entry(x)
+        return default if e is None else e[0]
+
+    def conj(self, x: Any) -> SpellSet:
+        if self._m.contains(x):
+            return self
+        return SpellSet(self._m.assoc(x, x))
+
+    def disj(self, x: Any) -> SpellSet:
+        if not self._m.contains(x):
+            return self
+        return SpellSet(self._m.dissoc(x))
+
+    def __len__(self) -> int:
+        return len(self._m)
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __iter__(self) -> Iterator[Any]:
+        return self._m.keys()
+
+    def __contains__(self, x: object) -> bool:
+        return self._m.contains(x)
+
+    def __eq__(self, other: object) -> bool:
+        from .equality import spell_eq
+
+        return spell_eq(self, other)
+
+    def __hash__(self) -> int:
+        from .equality import spell_hash
+
+        return spell_hash(self)
+
+    def __repr__(self) -> str:
+        from ..printer import pr_str
+
+        return pr_str(self)
+
+
+EMPTY_SET = SpellSet()

@@ -1,0 +1,31 @@
+"""``get``: the one lookup that keywords, symbols, maps, destructuring and the core share."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .atoms import Char
+from .hashmap import SpellMap, SpellSet
+from .text import is_bmp, to_units
+from .vector import LineVector, PVector
+
+
+def get(m: Any, k: Any, default: Any = None) -> Any:
+    """Clojure ``get``: maps by key (default only when absent), vectors and strings by
+    integer index, sets by membership; anything else yields ``default``."""
+    if isinstance(m, SpellMap):
+        return m.get(k, default)
+    t = type(m)
+    if t is PVector or t is LineVector:
+        if type(k) is int and 0 <= k < len(m):
+            return m[k]
+        return default
+    if t is str:
+        if type(k) is int and k >= 0:
+            units = m if is_bmp(m) else to_units(m)
+            if k < len(units):
+                return Char(units[k])
+        return default
+    if t is SpellSet:
+        return m.get(k, default)
+    return default

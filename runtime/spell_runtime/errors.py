@@ -1,0 +1,82 @@
+"""The exceptions that carry Spell failures through Python code.
+
+``SpellError`` is a Spell-level failure: its ``str()`` is the Spell-facing message
+(the ``:err`` text) and it carries the rest of the error result map of
+language.md §15.1 (``expr``, ``env``, ``trace``, ``containing_form``, ``thrown``,
+``result``) plus the Spell source ``position`` of the failing form.
+
+``HostError`` is what builtins raise for a *host* failure (the JVM exceptions of
+the reference): the evaluator turns it, like any other non-Spell exception, into
+``Function call failed: <head>: <message>[ <data>]`` at the call site.
+
+``ControlError`` is a *typed* exception (runtime.md §0.5): it carries a data map
+with a ``:type`` and passes through ``try``/``catch`` and recovery untouched.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+NO_VALUE: Any = object()
+"""Marks an absent ``thrown`` value (``nil`` is a value that can be thrown)."""
+
+
+class SpellError(Exception):
+    """A Spell error result raised as a Python exception."""
+
+    message: str
+    expr: Any
+    env: Optional[dict[Any, Any]]
+    trace: list[Any]
+    containing_form: Any
+    thrown: Any
+    result: Any
+    position: Optional[tuple[int, int, int, int]]
+    source_name: Optional[str]
+
+    def __init__(self, message: str, expr: Any = None, *, thrown: Any = NO_VALUE, result: Any = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.expr = expr
+        self.env = None
+        self.trace = []
+        self.containing_form = NO_VALUE
+        self.thrown = thrown
+        self.result = result
+        self.position = None
+        self.source_name = None
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class HostError(Exception):
+    """A host-level failure raised by a builtin; ``data`` is a Spell map or None."""
+
+    message: str
+    data: Any
+    result: Any
+
+    def __init__(self, message: str, data: Any = None, result: Any = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.data = data
+        self.result = result
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class ControlError(Exception):
+    """A typed runtime exception (budget, depth, display limit...) that bypasses ``try``."""
+
+    message: str
+    data: Any
+
+    def __init__(self, message: str, data: Any = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.data = data
+
+    def __str__(self) -> str:
+        return self.message
