@@ -67,6 +67,15 @@ class HostError(Exception):
         return self.message
 
 
+class SpellArgumentError(HostError):
+    """A builtin rejected the values the program passed (runtime.md §9.2 rule 5).
+
+    It is a ``HostError`` (same message/data contract, same ``Function call
+    failed:`` wrapping) whose class alone tells fault classification that the
+    program, not the host, is at fault (``:invalid-argument``, a document fault).
+    """
+
+
 class ControlError(Exception):
     """A typed runtime exception (budget, depth, display limit...) that bypasses ``try``."""
 
