@@ -1,0 +1,257 @@
+"""Per-run effect state and the namespace maps the evaluator installs inside ``eval``.
+
+How the compiler/evaluator is meant to use this module (runtime.md §3, language.md §12.4):
+
+1. A run (``spellc.run``, ``eval_string``...) creates one ``EffectContext``; its
+   ``globals`` store is shared by every agent of the run, and its options
+   (workspace root, cwd, search backends, process timeout, message channel) fix
+   how effects behave for that run. Close it when the run ends
+   (``ctx.close()`` or ``with EffectContext() as ctx``): that stops background
+   watchers and unregisters the run's member functions from the builtin
+   registry.
+2. ``effect_namespaces(ctx, names)`` gives the namespace maps for the profile's
+   effect namespaces (``"io"``, ``"io-read"``, ``"io-write"``, ``"io-exec"``,
+   ``"web"``, ``"globals"``; a ``"stdlib/"`` prefix is accepted). The maps are
+   built once per context and cached, so calling it on every ``eval`` is cheap
+   and always yields the same member objects.
+3. While ``eval`` evaluates its form (and only then) the evaluator binds each
+   map under its symbol (normally ``io``, ``web``, ``globals``; an ``io-read``
+   partition is usually bound as ``io``) next to the effect builtins.
+4. Outside ``eval``, when a symbol's root names a configured effect namespace
+   that is not bound, the evaluator reports ``gated_message(symbol_text, root)``
+   — e.g. ``gated_message("io/ls", "io")`` — as the error (reason
+   ``:effect-outside-eval``). This module does not implement the gate.
+
+Each member is a Python callable of its Spell arguments (``EnvFn`` for the few
+that call back into Spell: ``globals/update``, ``globals/wait-until``,
+``io/event-send``), registered with ``spell_runtime.core.registry.member`` under
+its Spell name (``io/read-file``) so arity errors and printing name it. Every
+call counts in ``ctx.effect_count``: recovery uses the count to refuse replaying
+a program whose failed evaluation already performed effects (runtime.md §9.6-3).
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from ..core.registry import INFO, member, namespace
+from ..data.hashmap import SpellMap
+from . import docs, io_fs, io_proc, io_read, io_watch, io_write, web
+from .globals import GlobalsStore
+from .web import SearchBackend
+
+MessageSender = Callable[[Any, Any, Any], None]
+"""``send(handle, value, from)``: deliver a message to an agent (used by ``io/watch-send``)."""
+
+
+@dataclass(eq=False)
+class EffectContext:
+    """Everything effects need to know about the run they belong to.
+
+    ``workspace``: when set, every ``io/`` file path must resolve inside this
+    directory (see ``paths``); relative paths then start from it unless ``cwd``
+    says otherwise. ``cwd``: the directory relative paths and processes start
+    from (None = the host process's working directory at call time).
+    ``sh_timeout``: default process timeout in seconds (None = ``SPELL_SH_TIMEOUT``
+    or 30; 0 = none). ``temp_dir``: where ``io/temp-file`` creates files.
+    ``search_backends``: name → backend for ``web/search``. ``web_config``: map
+    deep-merged over the default web configuration. ``send``: the run's agent
+    message channel, needed only by ``io/watch-send``/``io/event-send``.
+    """
+
+    globals: GlobalsStore = field(default_factory=GlobalsStore)
+    workspace: Optional[str] = None
+    cwd: Optional[str] = None
+    sh_timeout: Optional[float] = None
+    temp_dir: Optional[str] = None
+    search_backends: dict[str, SearchBackend] = field(default_factory=dict)
+    web_config: Optional[SpellMap] = None
+    send: Optional[MessageSender] = None
+    stop_event: threading.Event = field(default_factory=threading.Event, repr=False)
+    _count: int = field(default=0, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _namespaces: dict[str, SpellMap] = field(default_factory=dict, repr=False)
+    _members: list[Any] = field(default_factory=list, repr=False)
+    _threads: list[threading.Thread] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.workspace is not None:
+            root = os.path.realpath(self.workspace)
+            if not os.path.isdir(root):
+                raise ValueError(f"workspace is not a directory: {self.workspace}")
+            self.workspace = root
+            if self.cwd is None:
+                self.cwd = root
+        if self.cwd is not None:
+            self.cwd = os.path.abspath(self.cwd)
+
+    # -- accounting -------------------------------------------------------------------
+    def note_effect(self) -> None:
+        """Count one effect invocation."""
+        with self._lock:
+            self._count += 1
+
+    @property
+    def effect_count(self) -> int:
+        """Effect invocations so far; compare before/after an evaluation to see whether it did any."""
+        return self._count
+
+    # -- lifetime ---------------------------------------------------------------------
+    @property
+    def closed(self) -> bool:
+        return self.stop_event.is_set()
+
+    def track(self, thread: threading.Thread) -> None:
+        """Remember a background thread so ``close`` can wait for it briefly."""
+        with self._lock:
+            self._threads = [t for t in self._threads if t.is_alive()]
+            self._threads.append(thread)
+
+    def close(self, wait: float = 1.0) -> None:
+        """End the run's effects: stop watchers and unregister this context's members."""
+        self.stop_event.set()
+        with self._lock:
+            threads, self._threads = self._threads, []
+            members, self._members = self._members, []
+            self._namespaces.clear()
+        for t in threads:
+            t.join(wait)
+        for value in members:
+            INFO.pop(id(value), None)
+
+    def __enter__(self) -> EffectContext:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- namespaces -------------------------------------------------------------------
+    def namespace(self, name: str) -> SpellMap:
+        """The (cached) namespace map ``name``."""
+        short = name[len("stdlib/"):] if name.startswith("stdlib/") else name
+        with self._lock:
+            cached = self._namespaces.get(short)
+        if cached is not None:
+            return cached
+        built = _BUILDERS[short](self) if short in _BUILDERS else None
+        if built is None:
+            raise ValueError(f"unknown effect namespace: {name}")
+        with self._lock:
+            return self._namespaces.setdefault(short, built)
+
+    def bind(self, spell_name: str, fn: Callable[..., Any], *, env: bool = False) -> Any:
+        """A registered member calling ``fn(ctx, ...)`` (``fn(ctx, D, ...)`` when ``env``) that counts as an effect."""
+        ctx = self
+        if env:
+            def call_env(D: Any, *args: Any) -> Any:
+                ctx.note_effect()
+                return fn(ctx, D, *args)
+            wrapper: Callable[..., Any] = call_env
+        else:
+            def call(*args: Any) -> Any:
+                ctx.note_effect()
+                return fn(ctx, *args)
+            wrapper = call
+        params = list(inspect.signature(fn).parameters.values())[1:]
+        wrapper.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+        wrapper.__name__ = wrapper.__qualname__ = spell_name.replace("/", "__")
+        wrapper.__doc__ = fn.__doc__
+        value = member(spell_name, env=env)(wrapper)
+        with self._lock:
+            self._members.append(value)
+        return value
+
+
+IO_READ = ("slurp", "slurp-bytes", "read-file", "read-lines", "grep", "glob", "git", "exists?", "directory?",
+           "ls", "cwd", "stat", "env")
+IO_WRITE = ("write-file", "spit", "str-replace", "replace-lines", "mkdir", "mkdirs", "delete", "copy", "move",
+            "temp-file")
+IO_EXEC = ("sh", "sh-test", "exec", "watch-send")
+
+_IO_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "slurp": io_read.slurp, "slurp-bytes": io_read.slurp_bytes, "read-file": io_read.read_file,
+    "read-lines": io_read.read_lines, "write-file": io_write.write_file, "spit": io_write.spit,
+    "str-replace": io_write.str_replace, "replace-lines": io_write.replace_lines, "exists?": io_fs.exists,
+    "directory?": io_fs.is_directory, "ls": io_fs.ls, "mkdir": io_fs.mkdir, "mkdirs": io_fs.mkdirs,
+    "delete": io_fs.delete, "copy": io_fs.copy, "move": io_fs.move, "stat": io_fs.stat,
+    "temp-file": io_fs.temp_file, "cwd": io_fs.cwd, "env": io_fs.env, "sh": io_proc.sh,
+    "sh-test": io_proc.sh_test, "exec": io_proc.exec_argv, "grep": io_proc.grep, "glob": io_proc.glob,
+    "git": io_proc.git, "watch-send": io_watch.watch_send,
+}
+
+
+def _io_members(ctx: EffectContext) -> dict[str, Any]:
+    members = {name: ctx.bind("io/" + name, fn) for name, fn in _IO_FUNCTIONS.items()}
+    members["event-send"] = ctx.bind("io/event-send", io_watch.event_send, env=True)
+    return members
+
+
+def _build_io(ctx: EffectContext, subset: Optional[tuple[str, ...]] = None, short: str = docs.IO_SHORT) -> SpellMap:
+    if subset is None:
+        members = _io_members(ctx)
+    else:
+        from ..data.atoms import Keyword
+
+        full = ctx.namespace("io")
+        members = {name: full.get(Keyword(name)) for name in subset}
+    detail = {k: v for k, v in docs.IO_DETAIL.items() if k in members}
+    return namespace(members, short_docs=short, guide=docs.IO_GUIDE, detail=detail)
+
+
+def _build_web(ctx: EffectContext) -> SpellMap:
+    members = {"search": ctx.bind("web/search", web.search), "fetch": ctx.bind("web/fetch", web.fetch),
+               "config": ctx.bind("web/config", web.config)}
+    return namespace(members, short_docs=docs.WEB_SHORT, guide=docs.WEB_GUIDE, detail=docs.WEB_DETAIL)
+
+
+def _build_globals(ctx: EffectContext) -> SpellMap:
+    from ..invoke import call
+
+    def g_update(c: EffectContext, D: Any, key: Any, f: Any) -> Any:
+        return c.globals.update(key, lambda v: call(D, f, (v,)))
+
+    def g_wait(c: EffectContext, D: Any, pred: Any) -> bool:
+        return c.globals.wait_until(lambda m: call(D, pred, (m,)))
+
+    members = {
+        "get": ctx.bind("globals/get", lambda c, key: c.globals.get(key)),
+        "set": ctx.bind("globals/set", lambda c, key, value: c.globals.set(key, value)),
+        "update": ctx.bind("globals/update", g_update, env=True),
+        "pop": ctx.bind("globals/pop", lambda c, key: c.globals.pop(key)),
+        "keys": ctx.bind("globals/keys", lambda c: c.globals.keys()),
+        "all": ctx.bind("globals/all", lambda c: c.globals.all()),
+        "wait-until": ctx.bind("globals/wait-until", g_wait, env=True),
+    }
+    return namespace(members, short_docs=docs.GLOBALS_SHORT, guide=docs.GLOBALS_GUIDE, detail=docs.GLOBALS_DETAIL)
+
+
+_BUILDERS: dict[str, Callable[[EffectContext], SpellMap]] = {
+    "io": _build_io,
+    "io-read": lambda ctx: _build_io(ctx, IO_READ, docs.IO_PARTITION_SHORT["io-read"]),
+    "io-write": lambda ctx: _build_io(ctx, IO_WRITE, docs.IO_PARTITION_SHORT["io-write"]),
+    "io-exec": lambda ctx: _build_io(ctx, IO_EXEC, docs.IO_PARTITION_SHORT["io-exec"]),
+    "web": _build_web,
+    "globals": _build_globals,
+}
+
+EFFECT_NAMESPACES = tuple(_BUILDERS)
+"""Every namespace name ``effect_namespaces`` accepts (without the ``stdlib/`` prefix)."""
+
+
+def effect_namespaces(ctx: EffectContext, names: tuple[str, ...] = ("io", "web", "globals")) -> dict[str, SpellMap]:
+    """The namespace maps for ``names``, keyed by name (``stdlib/`` prefix removed)."""
+    out: dict[str, SpellMap] = {}
+    for name in names:
+        short = name[len("stdlib/"):] if name.startswith("stdlib/") else name
+        out[short] = ctx.namespace(name)
+    return out
+
+
+def gated_message(symbol_text: str, ns_name: str) -> str:
+    """The error for using effect namespace ``ns_name`` outside ``eval`` (PRODUCT STRING, runtime.md §3.3)."""
+    return f"{symbol_text}: {ns_name}/ is an effect namespace - use it in the trailing expression via eval"
