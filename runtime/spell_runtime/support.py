@@ -1,0 +1,371 @@
+"""Helpers that compiled Spell code calls (imported by every compiled module).
+
+Kept apart from the core library because these implement *evaluator*
+semantics: symbol resolution misses, the slow paths of function application,
+user macro calls, converting host failures into Spell errors at the right call
+site, and the undo lists of ``def`` (see ``context``'s docstring).
+
+Error conversion uses source positions: every call node the emitter generates has
+a unique (line, end line, column, end column) position, and each compiled module
+keeps a table from position to the call form. When a host exception reaches a
+compiled frame's handler, the frame's last instruction (``tb_lasti``) gives the
+position of the call that failed, hence the Spell form whose head names the
+failure (``Function call failed: <head>: <message>``). No per-call bookkeeping
+runs on the success path.
+"""
+
+from __future__ import annotations
+
+import sys
+from types import CodeType, TracebackType
+from typing import Any, Callable, Optional
+
+from .context import CTX_KEY, Context, snapshot
+from .core.registry import EnvFn, info_of
+from .data.atoms import K_SPELL_EXCEPTION, Keyword, Symbol
+from .data.fn import RecurMarker, SpellFn, as_spell_fn, is_macro, is_spell_fn, macro_expander
+from .data.hashmap import SpellMap
+from .data.lookup import get
+from .data.plist import PList
+from .errors import NO_VALUE, ControlError, HostError, SpellError
+
+MISS: Any = object()
+"""Sentinel for "no binding" in saved-value slots and lookups."""
+
+NOTHING: Any = object()
+"""A value no Spell expression produces; compiled code compares walrus temps against it."""
+
+K_THROWN_KEY = Keyword("thrown", "spell")
+K_RESULT = Keyword("result")
+K_RECOVERY = Keyword("recovery", "spell")
+
+
+# --------------------------------------------------------------------------- lookups
+
+def miss(D: dict[Any, Any], sym: Symbol) -> Any:
+    """Resolve a symbol that is not in the env: builtins, else a gate hint, else unbound."""
+    ctx: Context = D[CTX_KEY]
+    v = ctx.builtins.get(sym, MISS)
+    if v is not MISS:
+        return v
+    raise unbound(ctx, sym)
+
+
+def unbound(ctx: Context, sym: Symbol, whole: Optional[Symbol] = None) -> SpellError:
+    """The error for an unresolvable symbol (the gated-namespace hint where one applies)."""
+    text = str(whole if whole is not None else sym)
+    if sym.ns is None:
+        hint = ctx.gated.get(sym.name)
+        if hint is not None:
+            return SpellError("%s: %s" % (text, hint), whole if whole is not None else sym)
+    if whole is not None:
+        return SpellError("Unbound symbol: %s" % sym, whole)
+    return SpellError("Unbound symbol: %s" % sym, sym)
+
+
+def lookup(D: dict[Any, Any], sym: Symbol) -> Any:
+    """Full unqualified lookup: env, then builtins."""
+    v = D.get(sym, MISS)
+    if v is not MISS:
+        return v
+    return miss(D, sym)
+
+
+def ns_path(D: dict[Any, Any], root: Symbol, keys: tuple[Keyword, ...], whole: Symbol) -> Any:
+    """Resolve a qualified symbol ``root/k1/.../kn`` (language.md §12.2)."""
+    v = D.get(root, MISS)
+    if v is MISS:
+        ctx: Context = D[CTX_KEY]
+        v = ctx.builtins.get(root, MISS)
+        if v is MISS:
+            raise unbound(ctx, root, whole)
+    for k in keys:
+        v = get(v, k)
+    if v is None:
+        raise SpellError("Namespace lookup failed: %s" % whole, whole)
+    return v
+
+
+def ns_static(value: Any, keys: tuple[Keyword, ...], whole: Symbol) -> Any:
+    """``ns_path`` for a root known at compile time (a core namespace that nothing shadows)."""
+    v = value
+    for k in keys:
+        v = get(v, k)
+    if v is None:
+        raise SpellError("Namespace lookup failed: %s" % whole, whole)
+    return v
+
+
+# --------------------------------------------------------------------------- binding
+
+def rec(undo: Optional[list[Any]], D: dict[Any, Any], sym: Any) -> list[Any]:
+    """Record the current binding of ``sym`` in an undo list (creating it), before a def."""
+    if undo is None:
+        undo = []
+    undo.append((sym, D.get(sym, MISS)))
+    return undo
+
+
+def unwind(D: dict[Any, Any], undo: list[Any]) -> None:
+    """Restore the bindings recorded in ``undo``, newest first."""
+    for sym, old in reversed(undo):
+        if old is MISS:
+            D.pop(sym, None)
+        else:
+            D[sym] = old
+    undo.clear()
+
+
+def merge_undo(undo: Optional[list[Any]], more: Optional[list[Any]]) -> Optional[list[Any]]:
+    """Append the undo entries of run-time compiled code to a scope's list."""
+    if not more:
+        return undo
+    if undo is None:
+        return list(more)
+    undo.extend(more)
+    return undo
+
+
+def restore(D: dict[Any, Any], sym: Any, old: Any) -> None:
+    """Put back a saved binding (``MISS`` = there was none)."""
+    if old is MISS:
+        D.pop(sym, None)
+    else:
+        D[sym] = old
+
+
+# --------------------------------------------------------------------------- calls
+
+def apply_fn(D: dict[Any, Any], f: Any, form: Any, args: tuple[Any, ...]) -> Any:
+    """Direct application (language.md §8.1) when the compiled fast path did not apply."""
+    if type(f) is SpellFn or (isinstance(f, SpellMap) and is_spell_fn(f)):
+        fn = as_spell_fn(f)
+        if fn.arity != len(args):
+            if fn.arity < 0:
+                raise SpellError("count not supported on this type: %s" % _simple_class(fn.params), form)
+            raise SpellError("Wrong number of args: expected %d, got %d" % (fn.arity, len(args)), form)
+        code = fn.code
+        if code is None:
+            from .hooks import compile_fn
+
+            code = compile_fn(fn)
+        return code(D, form.first if type(form) is PList else form, *args)
+    return call_host(D, f, args)
+
+
+def call_host(D: dict[Any, Any], f: Any, args: tuple[Any, ...]) -> Any:
+    """Apply a non-Spell-function callable; arity mistakes get the JVM's text."""
+    from .invoke import call
+
+    try:
+        return call(D, f, args)
+    except TypeError as e:
+        info = info_of(f)
+        if info is not None and (len(args) < info.min_args or (info.max_args is not None and len(args) > info.max_args)):
+            raise HostError("Wrong number of args (%d) passed to: %s" % (len(args), info.host_name)) from None
+        raise e
+
+
+def call_builtin_env(D: dict[Any, Any], f: EnvFn, *args: Any) -> Any:
+    """Call an env-taking builtin directly."""
+    return f.fn(D, *args)
+
+
+def mkfn(params: Any, body: Any, code: Callable[..., Any]) -> SpellFn:
+    """The value of a compiled ``(fn params body...)`` form."""
+    return SpellFn(params, body, code)
+
+
+def macro_call(D: dict[Any, Any], m: SpellMap, form: PList, name: str) -> tuple[Any, Optional[list[Any]]]:
+    """Expand a user macro call and evaluate the expansion (language.md §10.2).
+
+    Returns (value, undo list of the expansion's escaping defs) for the call site's scope.
+    """
+    from .hooks import eval_expansion, expand_user_macro
+
+    expansion = expand_user_macro(D, m, form, name)
+    return eval_expansion(D, expansion)  # type: ignore[no-any-return]
+
+
+def check_macro(f: Any) -> bool:
+    """True when a head value is a user macro (a plain map with truthy :spell/macro)."""
+    return type(f) is SpellMap and is_macro(f)
+
+
+def recur_of(v: Any) -> Optional[tuple[Any, ...]]:
+    """The values of a recur request returned as a body value, else None."""
+    if type(v) is RecurMarker:
+        return v.vals
+    if isinstance(v, SpellMap):
+        from .data.fn import recur_vals
+
+        return recur_vals(v)
+    return None
+
+
+def make_recur(vals: tuple[Any, ...]) -> RecurMarker:
+    return RecurMarker(vals)
+
+
+def throw(v: Any, form: Any) -> SpellError:
+    """The error ``(throw v)`` raises (language.md §14.14, Q32)."""
+    if v is None or v is False:
+        return SpellError("Function call failed: throw: %s" % ("nil" if v is None else "false"), form)
+    if type(v) is str:
+        msg = v
+    else:
+        from .printer import pr_str
+
+        msg = pr_str(v)
+    return SpellError(msg, form, thrown=v)
+
+
+def fail(message: str, form: Any) -> SpellError:
+    """A Spell error detected by the compiler, raised only if the form is evaluated."""
+    return SpellError(message, form)
+
+
+# --------------------------------------------------------------------------- error conversion
+
+_positions_cache: dict[CodeType, list[tuple[Optional[int], Optional[int], Optional[int], Optional[int]]]] = {}
+
+
+def _position_at(tb: Optional[TracebackType]) -> Optional[tuple[Any, ...]]:
+    if tb is None:
+        return None
+    code = tb.tb_frame.f_code
+    positions = _positions_cache.get(code)
+    if positions is None:
+        positions = list(code.co_positions())
+        _positions_cache[code] = positions
+    index = tb.tb_lasti // 2
+    if 0 <= index < len(positions):
+        return positions[index]
+    return None
+
+
+def host_message(e: BaseException) -> str:
+    """The Spell-facing text of a host exception."""
+    if isinstance(e, HostError):
+        return e.message
+    if isinstance(e, ZeroDivisionError):
+        return "Divide by zero"
+    if isinstance(e, RecursionError):
+        return "Stack overflow"
+    if isinstance(e, MemoryError):
+        return "Out of memory"
+    return str(e)
+
+
+def host_data(e: BaseException) -> Any:
+    if isinstance(e, HostError):
+        return e.data
+    return None
+
+
+def _data_suffix(data: Any) -> str:
+    if data is None or not isinstance(data, SpellMap):
+        return ""
+    trimmed = data
+    for k in (K_THROWN_KEY, K_RESULT, K_RECOVERY):
+        if trimmed.contains(k):
+            trimmed = trimmed.dissoc(k)
+    if len(trimmed) == 0:
+        return ""
+    from .printer import pr_str
+
+    return " " + pr_str(trimmed)
+
+
+def conv(e: BaseException, D: dict[Any, Any], table: dict[Any, Any]) -> BaseException:
+    """Turn whatever reached a compiled frame's handler into the exception to re-raise.
+
+    Spell errors get the env snapshot (once, innermost first); host exceptions become
+    ``Function call failed: <head>: ...`` for the call that failed in this frame.
+    Typed control exceptions and non-``Exception`` signals pass through untouched.
+    """
+    if isinstance(e, SpellError):
+        if e.env is None:
+            e.env = snapshot(D)
+        return e
+    if isinstance(e, ControlError) or not isinstance(e, Exception):
+        return e
+    if isinstance(e, RecursionError):
+        err = SpellError("Stack overflow", None)
+        err.env = snapshot(D)
+        return err
+    pos = _position_at(e.__traceback__)
+    form = table.get(pos) if pos is not None else None
+    head = form.first if type(form) is PList and form.count else form
+    from .printer import display_str
+
+    text = "Function call failed: %s: %s%s" % (display_str(head), host_message(e), _data_suffix(host_data(e)))
+    result = e.result if isinstance(e, HostError) else None
+    err = SpellError(text, form, result=result)
+    err.env = snapshot(D)
+    if pos is not None and pos[0] is not None:
+        err.position = (pos[0], pos[2] or 0, pos[1] or pos[0], pos[3] or 0)
+    return err
+
+
+def seq_fail(e: BaseException, D: dict[Any, Any], table: dict[Any, Any], elems: Any, index: int) -> BaseException:
+    """Handler of a body sequence: convert, then mark the failing element (outermost wins)."""
+    err = conv(e, D, table)
+    if isinstance(err, SpellError) and 0 <= index < len(elems):
+        err.containing_form = elems[index]
+    return err
+
+
+def fn_fail(e: BaseException, D: dict[Any, Any], table: dict[Any, Any], head: Any, elems: Any,
+            index: int) -> BaseException:
+    """Handler of a Spell function body: sequence marking plus the call-path ``:trace`` entry."""
+    err = seq_fail(e, D, table, elems, index)
+    if head is not None and isinstance(err, SpellError):
+        err.trace.append(head)
+    return err
+
+
+def caught_value(e: SpellError) -> Any:
+    """What ``catch`` binds (language.md §15.4)."""
+    if e.thrown is not NO_VALUE:
+        return e.thrown
+    from .data.hashmap import spell_map
+
+    return spell_map(Keyword("message"), e.message, Keyword("expr"), e.expr)
+
+
+def reenter_failure_env(D: dict[Any, Any], e: SpellError, undo: Optional[list[Any]]) -> Optional[list[Any]]:
+    """Make ``D`` the env at the failure point (Q13), recording the changes in ``undo``."""
+    env = e.env or {}
+    for k, v in env.items():
+        if D.get(k, MISS) is not v:
+            undo = rec(undo, D, k)
+            D[k] = v
+    return undo
+
+
+def drop_binding(D: dict[Any, Any], sym: Any, undo: Optional[list[Any]]) -> Optional[list[Any]]:
+    """Remove ``sym`` from the env (the catch symbol after ``try``, Q20), undoably."""
+    if sym in D:
+        undo = rec(undo, D, sym)
+        del D[sym]
+    return undo
+
+
+def _simple_class(x: Any) -> str:
+    from .invoke import host_class_name
+
+    return host_class_name(x).rsplit(".", 1)[-1]
+
+
+def is_exception_map(x: Any) -> bool:
+    return isinstance(x, SpellMap) and x.get(K_SPELL_EXCEPTION) is True
+
+
+def set_recursion_limit(n: int = 60000) -> None:
+    """Deep Spell recursion is Python recursion; allow ~10,000 nested Spell calls (A8)."""
+    if sys.getrecursionlimit() < n:
+        sys.setrecursionlimit(n)
+
+
+__all__ = ["MISS", "NOTHING", "NO_VALUE"]

@@ -1,0 +1,474 @@
+"""Forms → IR (language.md §6–§7, §10).
+
+Dispatch follows §6.3 exactly: built-in macros first (expanded here, statically),
+then special forms, then a ``nil`` head, then application. Whether a symbol head
+names a *user* macro depends on its value at run time, so such calls become
+``Call(maybe_macro=True)`` and the emitted code checks the head value before
+evaluating any argument.
+
+Errors that Spell reports as results — a malformed special form, a macro that
+rejects its arguments — become ``Fail`` nodes: they fail only if evaluated.
+
+The analyzer also decides which references may be static (see ``bound``): it
+collects every name this form binds and every builtin it referenced statically;
+``analyze_unit`` re-runs the analysis if the first pass referenced statically a
+builtin that the same form binds.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Optional
+
+from spell_runtime.core.registry import BUILTINS, EnvFn, info_of
+from spell_runtime.data import (
+    BigInt,
+    Char,
+    Float32,
+    HostObject,
+    Keyword,
+    LineVector,
+    Pattern,
+    PList,
+    PVector,
+    SpellMap,
+    SpellSet,
+    Symbol,
+    as_pvector,
+    is_spell_fn,
+    vec,
+)
+from spell_runtime.data.positions import child_spans_of, span_of
+from spell_runtime.destructure import pattern_symbols
+from spell_runtime.invoke import host_class_name
+
+from ..expand.builtin_macros import MACROS, MacroArgError
+from . import bound
+from .ir import (
+    Binding,
+    BuiltinCall,
+    BuiltinRef,
+    Call,
+    Const,
+    Ctx,
+    Def,
+    Fail,
+    Fn,
+    FnBody,
+    For,
+    ForIter,
+    ForLet,
+    ForWhen,
+    Global,
+    If,
+    KeywordCall,
+    Let,
+    Local,
+    Loop,
+    MapLit,
+    NativeOp,
+    Node,
+    NsRef,
+    Quine,
+    Recur,
+    Reopen,
+    Seq,
+    Throw,
+    Try,
+    VectorLit,
+)
+
+SPECIAL_FORMS = frozenset(Symbol(n) for n in (
+    "quote", "def", "persist", "do", "if", "let", "fn", "fn*", "quine", "reopen", "loop", "recur", "for", "try"))
+
+S_CATCH = Symbol("catch")
+S_REOPEN_EVAL = Symbol("reopen-eval")
+S_THROW = Symbol("throw")
+K_WHEN = Keyword("when")
+K_LET = Keyword("let")
+
+# Core operators lowered to native Python operations at these arities.
+NATIVE_OPS: dict[tuple[str, int], str] = {
+    ("+", 2): "add", ("-", 2): "sub", ("*", 2): "mul", ("-", 1): "neg",
+    ("<", 2): "lt", (">", 2): "gt", ("<=", 2): "le", (">=", 2): "ge",
+    ("=", 2): "eq", ("not=", 2): "ne", ("inc", 1): "inc", ("dec", 1): "dec",
+    ("zero?", 1): "zero", ("pos?", 1): "pos", ("neg?", 1): "negp",
+    ("nil?", 1): "nil", ("some?", 1): "some", ("not", 1): "not",
+    ("true?", 1): "true", ("false?", 1): "false", ("identical?", 2): "identical",
+}
+BOOL_OPS = frozenset({"lt", "gt", "le", "ge", "eq", "ne", "zero", "pos", "negp", "nil", "some", "not",
+                      "true", "false", "identical"})
+
+_SELF_EVALUATING = (type(None), bool, int, BigInt, float, Float32, Fraction, Decimal, str, Keyword, Pattern)
+
+
+class Frame:
+    """Lexical facts for one compiled Python function (a unit or a fn body)."""
+
+    __slots__ = ("locals",)
+
+    def __init__(self, locals_: frozenset[Symbol] = frozenset()) -> None:
+        self.locals = locals_
+
+
+class Analyzer:
+    """One analysis of one top-level form."""
+
+    def __init__(self, extra_bound: frozenset[Symbol] = frozenset()) -> None:
+        self.binds: set[Symbol] = set()
+        self.static_used: set[Symbol] = set()
+        self.extra_bound = extra_bound
+
+    # ------------------------------------------------------------------ helpers
+    def _static(self, sym: Symbol) -> bool:
+        if sym in self.extra_bound:
+            return False
+        if bound.is_static_builtin(sym):
+            self.static_used.add(sym)
+            return True
+        return False
+
+    def _bind_names(self, syms: Any) -> None:
+        for s in syms:
+            if type(s) is Symbol:
+                self.binds.add(s)
+
+    @staticmethod
+    def _pos(form: Any, parent: Optional[tuple[int, int, int, int]]) -> Optional[tuple[int, int, int, int]]:
+        return span_of(form) or parent
+
+    # ------------------------------------------------------------------ entry
+    def analyze(self, form: Any, ctx: Ctx, tail: Optional[str], frame: Frame,
+                pos: Optional[tuple[int, int, int, int]] = None) -> Node:
+        t = type(form)
+        if t is Symbol:
+            return self._symbol(form, ctx, frame, pos)
+        if t is PList:
+            if form.count == 0:
+                return Const(form, pos, ctx, None)
+            return self._list(form, ctx, tail, frame, self._pos(form, pos))
+        if t in _SELF_EVALUATING:
+            return Const(form, pos, ctx, form)
+        if t is PVector or t is LineVector:
+            p = self._pos(form, pos)
+            spans = child_spans_of(form)
+            items = tuple(self.analyze(x, Ctx.EXPR, None, frame, spans[i] if spans and i < len(spans) else p)
+                          for i, x in enumerate(as_pvector(form)))
+            if all(type(n) is Const for n in items):
+                value = form if t is PVector else as_pvector(form)
+                if any(n.value is not x for n, x in zip(items, as_pvector(form))):  # type: ignore[attr-defined]
+                    value = vec(n.value for n in items)  # type: ignore[attr-defined]
+                return Const(form, p, ctx, value)
+            return VectorLit(form, p, ctx, items)
+        if isinstance(form, SpellMap):
+            p = self._pos(form, pos)
+            if is_spell_fn(form):
+                return Const(form, p, ctx, form)
+            keys = tuple(form.keys())
+            vals = tuple(self.analyze(v, Ctx.EXPR, None, frame, p) for v in form.values())
+            if all(type(n) is Const and n.value is v for n, v in zip(vals, form.values())):  # type: ignore[attr-defined]
+                return Const(form, p, ctx, form)
+            return MapLit(form, p, ctx, keys, vals)
+        if t is SpellSet:
+            return Const(form, pos, ctx, form)
+        if t is Char:
+            return Fail(form, pos, ctx, "Unknown expression type: class java.lang.Character", ())
+        if t is HostObject:
+            return Fail(form, pos, ctx, "Unknown expression type: class %s" % form.class_name, ())
+        return Fail(form, pos, ctx, "Unknown expression type: class %s" % host_class_name(form), ())
+
+    def _symbol(self, sym: Symbol, ctx: Ctx, frame: Frame, pos: Any) -> Node:
+        if sym.ns is not None and sym.name and sym.ns:
+            parts = str(sym).split("/")
+            while parts and parts[-1] == "":
+                parts.pop()
+            if len(parts) >= 2 and parts[0] and parts[1]:
+                root = Symbol(parts[0])
+                keys = tuple(Keyword(p) for p in parts[1:])
+                if root not in frame.locals and self._static(root):
+                    return NsRef(sym, pos, ctx, sym, root, keys, BUILTINS[root], True)
+                return NsRef(sym, pos, ctx, sym, root, keys, None, False)
+        if sym in frame.locals:
+            return Local(sym, pos, ctx, sym)
+        if self._static(sym):
+            return BuiltinRef(sym, pos, ctx, sym, BUILTINS[sym])
+        return Global(sym, pos, ctx, sym)
+
+    # ------------------------------------------------------------------ lists
+    def _list(self, form: PList, ctx: Ctx, tail: Optional[str], frame: Frame, pos: Any) -> Node:
+        head = form.first
+        if type(head) is Symbol:
+            expander = MACROS.get(head)
+            if expander is not None:
+                try:
+                    expansion = expander(str(head), list(form)[1:])
+                except MacroArgError as e:
+                    return Fail(form, pos, ctx, str(e), ())
+                return self.analyze(expansion, ctx, tail, frame, pos)
+            if head in SPECIAL_FORMS:
+                return self._special(head.name, form, ctx, tail, frame, pos)
+        if head is None:
+            return Const(form, pos, ctx, None)
+        args_forms = list(form)[1:]
+        spans = child_spans_of(form)
+
+        def arg_pos(i: int) -> Any:
+            return spans[i + 1] if spans and i + 1 < len(spans) and spans[i + 1] is not None else pos
+
+        def args() -> tuple[Node, ...]:
+            return tuple(self.analyze(a, Ctx.EXPR, None, frame, arg_pos(i)) for i, a in enumerate(args_forms))
+
+        if type(head) is Keyword:
+            if 1 <= len(args_forms) <= 2:
+                return KeywordCall(form, pos, ctx, head, args())
+            return Call(form, pos, ctx, Const(head, pos, Ctx.EXPR, head), args(), False)
+        if type(head) is Symbol:
+            head_pos = spans[0] if spans and spans[0] is not None else pos
+            if head.ns is None and head not in frame.locals and self._static(head):
+                value = BUILTINS[head]
+                if head is S_THROW and len(args_forms) == 1:
+                    return Throw(form, pos, ctx, args()[0])
+                op = NATIVE_OPS.get((head.name, len(args_forms)))
+                if op is not None:
+                    return NativeOp(form, pos, ctx, op, args())
+                info = info_of(value)
+                if info is not None and callable(value) or type(value) is EnvFn:
+                    return BuiltinCall(form, pos, ctx, head, value, args(), type(value) is EnvFn)
+                return Call(form, pos, ctx, BuiltinRef(head, head_pos, Ctx.EXPR, head, value), args(), False)
+            head_node = self._symbol(head, Ctx.EXPR, frame, head_pos)
+            if type(head_node) is NsRef and head_node.has_static_root:
+                return Call(form, pos, ctx, head_node, args(), False)
+            return Call(form, pos, ctx, head_node, args(), True)
+        head_node = self.analyze(head, Ctx.EXPR, None, frame, spans[0] if spans else pos)
+        return Call(form, pos, ctx, head_node, args(), False)
+
+    # ------------------------------------------------------------------ special forms
+    def _seq(self, forms: list[Any], ctx: Ctx, tail: Optional[str], frame: Frame, pos: Any,
+             whole: Any, spans: Any = None, offset: int = 0) -> Seq:
+        nodes: list[Node] = []
+        n = len(forms)
+        for i, f in enumerate(forms):
+            last = i == n - 1
+            p = spans[i + offset] if spans and i + offset < len(spans) and spans[i + offset] is not None else pos
+            nodes.append(self.analyze(f, ctx if last else Ctx.STMT, tail if last else None, frame, p))
+        return Seq(whole, pos, ctx, tuple(nodes), tuple(forms))
+
+    def _special(self, name: str, form: PList, ctx: Ctx, tail: Optional[str], frame: Frame, pos: Any) -> Node:
+        items = list(form)
+        args = items[1:]
+        spans = child_spans_of(form)
+
+        def sub(i: int) -> Any:
+            return spans[i] if spans and i < len(spans) and spans[i] is not None else pos
+
+        if name == "quote":
+            return Const(form, pos, ctx, args[0] if args else None)
+        if name == "do":
+            return self._seq(args, ctx, tail, frame, pos, form, spans, 1)
+        if name == "if":
+            if not args:
+                return Const(form, pos, ctx, None)
+            test = self.analyze(args[0], Ctx.EXPR, None, frame, sub(1))
+            then = self.analyze(args[1], ctx, tail, frame, sub(2)) if len(args) > 1 else Const(None, pos, ctx, None)
+            else_ = self.analyze(args[2], ctx, tail, frame, sub(3)) if len(args) > 2 else Const(None, pos, ctx, None)
+            return If(form, pos, ctx, test, then, else_, _is_bool(test))
+        if name in ("def", "persist"):
+            if not args or (name == "def" and len(args) < 2):
+                return Fail(form, pos, ctx, "Too few arguments to %s" % name, ())
+            sym = args[0]
+            if len(args) < 2:
+                value = self.analyze(sym, Ctx.EXPR, None, frame, sub(1))
+            else:
+                value = self.analyze(args[1], Ctx.EXPR, None, frame, sub(2))
+            if type(sym) is Symbol:
+                self.binds.add(sym)
+            return Def(form, pos, ctx, sym, value)
+        if name == "let":
+            return self._let(form, args, ctx, tail, frame, pos, spans)
+        if name in ("fn", "fn*"):
+            return self._fn(form, args, ctx, pos)
+        if name == "quine":
+            if not args:
+                return Global(form, pos, ctx, Symbol("quine"))
+            sym = args[0]
+            if type(sym) is Symbol:
+                self.binds.add(sym)
+            inner = Frame(frame.locals | {sym}) if type(sym) is Symbol else frame
+            last = self.analyze(args[-1], ctx, tail, inner, sub(len(args)))
+            return Quine(form, pos, ctx, sym, last)
+        if name == "reopen":
+            if not args:
+                return Fail(form, pos, ctx, "reopen expects a quine form", ())
+            q = self.analyze(args[0], Ctx.EXPR, None, frame, sub(1))
+            extras: list[Node] = []
+            for i, x in enumerate(args[1:]):
+                if type(x) is PList and x.count >= 1 and x.first is S_REOPEN_EVAL:
+                    extras.append(self.analyze(x[1] if x.count > 1 else None, Ctx.EXPR, None, frame, sub(i + 2)))
+                else:
+                    extras.append(Const(x, sub(i + 2), Ctx.EXPR, x))
+            return Reopen(form, pos, ctx, q, tuple(extras))
+        if name == "loop":
+            return self._loop(form, args, ctx, frame, pos, spans)
+        if name == "recur":
+            rargs = tuple(self.analyze(a, Ctx.EXPR, None, frame, sub(i + 1)) for i, a in enumerate(args))
+            return Recur(form, pos, ctx, rargs, tail)
+        if name == "for":
+            return self._for(form, args, ctx, frame, pos)
+        if name == "try":
+            return self._try(form, args, ctx, tail, frame, pos, spans)
+        raise AssertionError(name)
+
+    def _pairs(self, bindings: Any) -> list[Any]:
+        return list(as_pvector(bindings)) if type(bindings) in (PVector, LineVector) else list(bindings)
+
+    def _let(self, form: Any, args: list[Any], ctx: Ctx, tail: Optional[str], frame: Frame, pos: Any,
+             spans: Any) -> Node:
+        if not args or type(args[0]) not in (PVector, LineVector, PList):
+            what = args[0] if args else None
+            if what is None:
+                return Const(form, pos, ctx, None) if not args else Fail(
+                    form, pos, ctx, "Don't know how to create ISeq from: %s" % host_class_name(what), ())
+            return Fail(form, pos, ctx, "Don't know how to create ISeq from: %s" % host_class_name(what), ())
+        items = self._pairs(args[0])
+        bspans = child_spans_of(args[0])
+        bindings: list[Binding] = []
+        locals_ = set(frame.locals)
+        all_syms: list[Symbol] = []
+        for i in range(0, len(items) - 1, 2):
+            pattern, expr = items[i], items[i + 1]
+            vpos = bspans[i + 1] if bspans and i + 1 < len(bspans) and bspans[i + 1] is not None else pos
+            value = self.analyze(expr, Ctx.EXPR, None, Frame(frozenset(locals_)), vpos)
+            syms = tuple(pattern_symbols(pattern))
+            self._bind_names(syms)
+            bindings.append(Binding(pattern, syms, value))
+            locals_.update(syms)
+            for s in syms:
+                if s not in all_syms:
+                    all_syms.append(s)
+        body = self._seq(args[1:], ctx, tail, Frame(frozenset(locals_)), pos, form, spans, 2)
+        return Let(form, pos, ctx, tuple(bindings), body, tuple(all_syms))
+
+    def _fn(self, form: Any, args: list[Any], ctx: Ctx, pos: Any) -> Node:
+        params = args[0] if args else None
+        body_forms = args[1:]
+        fn_body: Optional[FnBody] = None
+        if type(params) in (PVector, LineVector, PList):
+            plist_params = tuple(as_pvector(params)) if type(params) is not PList else tuple(params)
+            syms: list[Symbol] = []
+            for p in plist_params:
+                for s in pattern_symbols(p):
+                    if s not in syms:
+                        syms.append(s)
+            self._bind_names(syms)
+            seq = self._seq(body_forms, Ctx.RETURN, "fn", Frame(frozenset(syms)), pos, form,
+                            child_spans_of(form), 2)
+            fn_body = FnBody(plist_params, tuple(syms), seq, form)
+        elif params is None:
+            seq = self._seq(body_forms, Ctx.RETURN, "fn", Frame(), pos, form, child_spans_of(form), 2)
+            fn_body = FnBody((), (), seq, form)
+        from spell_runtime.data import plist as mk_plist
+
+        return Fn(form, pos, ctx, params, mk_plist(body_forms, is_seq=True), fn_body)
+
+    def _loop(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
+        if not args or type(args[0]) not in (PVector, LineVector, PList):
+            what = args[0] if args else None
+            return Fail(form, pos, ctx, "Don't know how to create ISeq from: %s" % host_class_name(what), ())
+        items = self._pairs(args[0])
+        bspans = child_spans_of(args[0])
+        inits: list[Node] = []
+        patterns: list[Any] = []
+        syms: list[Symbol] = []
+        for i in range(0, len(items) - 1, 2):
+            vpos = bspans[i + 1] if bspans and i + 1 < len(bspans) and bspans[i + 1] is not None else pos
+            inits.append(self.analyze(items[i + 1], Ctx.EXPR, None, frame, vpos))
+            patterns.append(items[i])
+            for s in pattern_symbols(items[i]):
+                if s not in syms:
+                    syms.append(s)
+        self._bind_names(syms)
+        body = self._seq(args[1:], ctx, "loop", Frame(frame.locals | frozenset(syms)), pos, form, spans, 2)
+        return Loop(form, pos, ctx, tuple(inits), tuple(patterns), tuple(syms), body)
+
+    def _for(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any) -> Node:
+        if len(args) < 1:
+            return Fail(form, pos, ctx, "Too few arguments to for", ())
+        if type(args[0]) not in (PVector, LineVector, PList):
+            return Fail(form, pos, ctx, "Don't know how to create ISeq from: %s" % host_class_name(args[0]), ())
+        items = self._pairs(args[0])
+        clauses: list[Any] = []
+        locals_ = set(frame.locals)
+        all_syms: list[Symbol] = []
+
+        def note(syms: tuple[Symbol, ...]) -> None:
+            self._bind_names(syms)
+            locals_.update(syms)
+            for s in syms:
+                if s not in all_syms:
+                    all_syms.append(s)
+
+        for i in range(0, len(items) - 1, 2):
+            key, expr = items[i], items[i + 1]
+            if key is K_WHEN:
+                clauses.append(ForWhen(self.analyze(expr, Ctx.EXPR, None, Frame(frozenset(locals_)), pos)))
+            elif key is K_LET:
+                bitems = self._pairs(expr) if type(expr) in (PVector, LineVector, PList) else []
+                bs: list[Binding] = []
+                for j in range(0, len(bitems) - 1, 2):
+                    value = self.analyze(bitems[j + 1], Ctx.EXPR, None, Frame(frozenset(locals_)), pos)
+                    syms = tuple(pattern_symbols(bitems[j]))
+                    bs.append(Binding(bitems[j], syms, value))
+                    note(syms)
+                clauses.append(ForLet(tuple(bs)))
+            else:
+                coll = self.analyze(expr, Ctx.EXPR, None, Frame(frozenset(locals_)), pos)
+                syms = tuple(pattern_symbols(key))
+                clauses.append(ForIter(key, syms, coll))
+                note(syms)
+        body = self.analyze(args[1] if len(args) > 1 else None, Ctx.EXPR, None, Frame(frozenset(locals_)), pos)
+        return For(form, pos, ctx, tuple(clauses), body, tuple(all_syms))
+
+    def _try(self, form: Any, args: list[Any], ctx: Ctx, tail: Optional[str], frame: Frame, pos: Any,
+             spans: Any) -> Node:
+        catch_sym: Any = None
+        handler: Optional[Seq] = None
+        body_forms = args
+        if args and type(args[-1]) is PList and args[-1].count >= 1 and args[-1].first is S_CATCH:
+            clause = list(args[-1])
+            body_forms = args[:-1]
+            catch_sym = clause[1] if len(clause) > 1 else None
+            if type(catch_sym) is Symbol:
+                self.binds.add(catch_sym)
+            inner = Frame(frame.locals | {catch_sym}) if type(catch_sym) is Symbol else frame
+            handler = self._seq(clause[2:], ctx, tail, inner, span_of(args[-1]) or pos, args[-1],
+                                child_spans_of(args[-1]), 2)
+        body = self._seq(body_forms, ctx, tail, frame, pos, form, spans, 1)
+        return Try(form, pos, ctx, body, catch_sym, handler)
+
+
+def _is_bool(node: Node) -> bool:
+    if type(node) is NativeOp:
+        return node.op in BOOL_OPS
+    if type(node) is BuiltinCall:
+        return node.sym.name.endswith("?")
+    if type(node) is Const:
+        return type(node.value) is bool or node.value is None
+    return False
+
+
+def analyze_form(form: Any, frame_locals: frozenset[Symbol] = frozenset(),
+                 pos: Optional[tuple[int, int, int, int]] = None) -> tuple[Node, Analyzer]:
+    """Analyze a top-level form, re-running once if it binds a builtin it also used statically."""
+    an = Analyzer()
+    node = an.analyze(form, Ctx.RETURN, None, Frame(frame_locals), pos)
+    clash = an.binds & an.static_used
+    bound.note_bound(an.binds)
+    if clash:
+        an = Analyzer(frozenset(clash))
+        node = an.analyze(form, Ctx.RETURN, None, Frame(frame_locals), pos)
+        bound.note_bound(an.binds)
+    return node, an
+
+
+__all__ = ["analyze_form", "Analyzer", "Frame", "SPECIAL_FORMS", "NATIVE_OPS"]

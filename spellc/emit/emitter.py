@@ -1,0 +1,904 @@
+"""IR → Python ``ast`` (the code shape is explained in ``spell_runtime.context``).
+
+Each IR node is emitted as a ``Result``: statements that must run first plus an
+expression for its value (Hy's compiler does the same). Expressions are kept
+whole wherever possible — ``IfExp`` for a pure ``if``, walrus temporaries for
+call arguments — and only constructs that need statements (``let``, ``loop``,
+``try``, body sequences that can fail) are lifted; when a later argument has
+statements, the earlier ones are first stored in temporaries so that Spell's
+left-to-right evaluation order holds.
+
+Tail positions are delivered through a ``Tail``: ``return`` in a function body,
+or "store and break" in a ``loop``; a ``recur`` in a tail position becomes
+re-binding plus ``continue`` of the enclosing ``while True`` (no trampoline,
+no marker allocated).
+
+Calls of a symbol head check, before any argument is evaluated, whether the head
+value is a user macro; otherwise a Spell function with the right arity is called
+straight through its compiled ``code`` and anything else goes through
+``support.apply_fn``. Every call node gets a unique source position recorded in
+the module's position table, which is how a host failure is attributed to its
+call form (see ``spell_runtime.support``).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Optional
+
+from spell_runtime.core.registry import info_of
+from spell_runtime.data import LONG_MAX, LONG_MIN, Keyword, Symbol
+
+from ..analyze import ir
+from ..analyze.ir import Ctx
+from . import pyast as P
+
+Pos = tuple[int, int, int, int]
+
+
+@dataclass
+class Result:
+    stmts: list[ast.stmt]
+    expr: ast.expr
+
+
+@dataclass
+class Scope:
+    """A construct whose ``def``s are undone when it exits (fn body, let, loop, for, unit)."""
+
+    undo: str
+    always_list: bool = False
+    used: bool = False
+
+
+@dataclass
+class Tail:
+    """How a tail value leaves: ``return`` (function body / unit) or store-and-break (loop)."""
+
+    kind: str  # "return" | "loop"
+    result_var: str = ""
+    # recur support
+    recur_vars: list[str] = field(default_factory=list)
+    recur_tuple_var: str = ""
+    fn_arity: int = -1
+    fn_form: Any = None
+    uses_tuple_path: bool = False
+    loop_scope: Optional[Scope] = None
+
+
+@dataclass
+class FnInfo:
+    """Facts about the compiled Python function being emitted."""
+
+    is_fn: bool
+    ci_counter: int = 0
+
+
+class Emitter:
+    """Emits one compiled module (a unit plus the bodies of the ``fn`` forms in it)."""
+
+    def __init__(self) -> None:
+        self.consts: dict[str, Any] = {}
+        self._const_ids: dict[int, str] = {}
+        self.table: dict[tuple[int, int, int, int], Any] = {}
+        self._used_pos: set[tuple[int, int, int, int]] = set()
+        self._n = 0
+        self.functions: list[ast.stmt] = []
+
+    # ------------------------------------------------------------------ names and constants
+    def tmp(self, prefix: str = "_t") -> str:
+        self._n += 1
+        return "%s%d" % (prefix, self._n)
+
+    def const(self, value: Any) -> ast.expr:
+        """An expression for ``value``: a literal when Python's literal has the same type, else a named constant."""
+        t = type(value)
+        if value is None or t is bool or t is str or (t is int) or t is float:
+            if t is float and (value != value or value in (float("inf"), float("-inf"))):
+                pass
+            else:
+                return P.const(value)
+        key = id(value)
+        nm = self._const_ids.get(key)
+        if nm is None or self.consts.get(nm) is not value:
+            nm = "_k%d" % len(self.consts)
+            self.consts[nm] = value
+            self._const_ids[key] = nm
+        return P.name(nm)
+
+    def helper(self, nm: str) -> ast.expr:
+        return P.name(nm)
+
+    def call_pos(self, form: Any, pos: Optional[Pos]) -> Pos:
+        """A position unique in this module for a call site, recorded with its form."""
+        line, col, eline, ecol = pos if pos is not None else (1, 0, 1, 0)
+        while (line, eline, col, ecol) in self._used_pos:
+            ecol += 1
+        self._used_pos.add((line, eline, col, ecol))
+        self.table[(line, eline, col, ecol)] = form
+        return (line, col, eline, ecol)
+
+    # ------------------------------------------------------------------ entry points
+    def emit_unit(self, node: ir.Node, fname: str = "_unit") -> ast.Module:
+        """``def _unit(D, _U): ...`` returning the form's value; ``_U`` collects escaping defs' undo entries."""
+        scope = Scope("_U", always_list=True)
+        info = FnInfo(is_fn=False)
+        body = self.tail_stmts(node, scope, Tail("return"), info)
+        handler = [P.raise_(P.callname("_conv", P.name("_e"), P.name("D"), P.name("_T")))]
+        fn = P.fndef(fname, ["D", "_U"], [P.try_(body, "_e", handler)])
+        P.stamp(fn, node.pos or (1, 0, 1, 0))
+        mod = ast.Module(body=[*self.functions, fn], type_ignores=[])
+        ast.fix_missing_locations(mod)
+        return mod
+
+    def emit_fn_module(self, fn_node: ir.Fn, fname: str = "_fnbody") -> ast.Module:
+        """A module defining just the compiled body of one ``fn`` (for functions built from data)."""
+        assert fn_node.body is not None
+        self.fn_body(fn_node.body, fn_node.pos, fname)
+        mod = ast.Module(body=list(self.functions), type_ignores=[])
+        ast.fix_missing_locations(mod)
+        return mod
+
+    # ------------------------------------------------------------------ dispatch
+    def expr(self, node: ir.Node, scope: Scope, info: FnInfo) -> Result:
+        method = getattr(self, "e_" + type(node).__name__)
+        res: Result = method(node, scope, info)
+        P.stamp(res.expr, node.pos)
+        return res
+
+    def stmts(self, node: ir.Node, scope: Scope, info: FnInfo) -> list[ast.stmt]:
+        """Emit for effect only."""
+        t = type(node)
+        if t in (ir.Const, ir.Local, ir.BuiltinRef, ir.Fn) or (t is ir.NsRef and node.has_static_root):  # type: ignore[attr-defined]
+            return []
+        if t is ir.Seq:
+            return self.seq_stmts(node, scope, info, None)  # type: ignore[arg-type]
+        if t is ir.Let:
+            return self.let_stmts(node, scope, info, None)  # type: ignore[arg-type]
+        if t is ir.Try:
+            return self.try_stmts(node, scope, info, None)  # type: ignore[arg-type]
+        if t is ir.If:
+            return self.if_stmts(node, scope, info, None)  # type: ignore[arg-type]
+        if t is ir.Throw or t is ir.Fail:
+            return self.raise_stmts(node, scope, info)
+        res = self.expr(node, scope, info)
+        out = list(res.stmts)
+        e = res.expr
+        if not isinstance(e, (ast.Name, ast.Constant)):
+            out.append(P.stamp(P.expr_stmt(e), node.pos))  # type: ignore[arg-type]
+        return out
+
+    def tail_stmts(self, node: ir.Node, scope: Scope, tail: Tail, info: FnInfo) -> list[ast.stmt]:
+        """Emit ``node`` in a tail position: its value leaves through ``tail``."""
+        t = type(node)
+        if t is ir.Seq:
+            return self.seq_stmts(node, scope, info, tail)  # type: ignore[arg-type]
+        if t is ir.Let:
+            return self.let_stmts(node, scope, info, tail)  # type: ignore[arg-type]
+        if t is ir.Try:
+            return self.try_stmts(node, scope, info, tail)  # type: ignore[arg-type]
+        if t is ir.If:
+            return self.if_stmts(node, scope, info, tail)  # type: ignore[arg-type]
+        if t is ir.Quine:
+            out = self.quine_bind(node, scope, info)  # type: ignore[arg-type]
+            return out + self.tail_stmts(node.last, scope, tail, info)  # type: ignore[attr-defined]
+        if t is ir.Recur and node.target is not None and self._recur_target_ok(node, tail):  # type: ignore[attr-defined]
+            return self.recur_jump(node, scope, info, tail)  # type: ignore[arg-type]
+        if t is ir.Throw or t is ir.Fail:
+            return self.raise_stmts(node, scope, info)
+        res = self.expr(node, scope, info)
+        return res.stmts + self.deliver(res.expr, tail, _may_be_map(node), node.pos)
+
+    @staticmethod
+    def _recur_target_ok(node: ir.Recur, tail: Tail) -> bool:
+        return (node.target == "loop" and tail.kind == "loop") or (node.target == "fn" and tail.kind == "return"
+                                                                      and tail.fn_arity >= 0)
+
+    def deliver(self, value: ast.expr, tail: Tail, may_be_map: bool, pos: Optional[Pos]) -> list[ast.stmt]:
+        """Statements that hand a tail value to ``tail`` (checking for a recur request when needed)."""
+        out: list[ast.stmt] = []
+        if tail.kind == "return":
+            if may_be_map and tail.fn_arity >= 0:
+                v = self.tmp("_v")
+                rv = self.tmp("_rv")
+                out.append(P.assign(v, value))
+                check = P.and_(P.is_not(P.name("_H"), P.const(None)),
+                               P.is_not(P.walrus(rv, P.callname("_recur_of", P.name(v))), P.const(None)))
+                tail.uses_tuple_path = True
+                out.append(P.if_(check, [P.assign(tail.recur_tuple_var, P.name(rv)), ast.Continue()]))
+                out.append(P.ret(P.name(v)))
+            else:
+                out.append(P.ret(value))
+        else:
+            if may_be_map:
+                v = self.tmp("_v")
+                rv = self.tmp("_rv")
+                out.append(P.assign(v, value))
+                tail.uses_tuple_path = True
+                out.append(P.if_(P.is_not(P.walrus(rv, P.callname("_recur_of", P.name(v))), P.const(None)),
+                                 [P.assign(tail.recur_tuple_var, P.name(rv)), ast.Continue()]))
+                out.append(P.assign(tail.result_var, P.name(v)))
+            else:
+                out.append(P.assign(tail.result_var, value))
+            out.append(ast.Break())
+        for s in out:
+            P.stamp(s, pos)
+        return out
+
+    # ------------------------------------------------------------------ combining sub-results
+    def exprs_in_order(self, nodes: tuple[ir.Node, ...] | list[ir.Node], scope: Scope,
+                       info: FnInfo) -> tuple[list[ast.stmt], list[ast.expr]]:
+        """Emit several expressions that must be evaluated left to right."""
+        results = [self.expr(n, scope, info) for n in nodes]
+        last_with_stmts = -1
+        for i, r in enumerate(results):
+            if r.stmts:
+                last_with_stmts = i
+        stmts: list[ast.stmt] = []
+        exprs: list[ast.expr] = []
+        for i, r in enumerate(results):
+            stmts.extend(r.stmts)
+            if i < last_with_stmts and not isinstance(r.expr, (ast.Constant, ast.Name)):
+                t = self.tmp()
+                stmts.append(P.stamp(P.assign(t, r.expr), nodes[i].pos))  # type: ignore[arg-type]
+                exprs.append(P.name(t))
+            else:
+                exprs.append(r.expr)
+        return stmts, exprs
+
+    # ------------------------------------------------------------------ leaves
+    def e_Const(self, node: ir.Const, scope: Scope, info: FnInfo) -> Result:
+        return Result([], self.const(node.value))
+
+    def e_Local(self, node: ir.Local, scope: Scope, info: FnInfo) -> Result:
+        return Result([], P.subscript(P.name("D"), self.const(node.sym)))
+
+    def e_Global(self, node: ir.Global, scope: Scope, info: FnInfo) -> Result:
+        s = self.const(node.sym)
+        return Result([], P.ifexp(P.compare(s, ast.In(), P.name("D")), P.subscript(P.name("D"), s),
+                                  P.callname("_miss", P.name("D"), s)))
+
+    def e_BuiltinRef(self, node: ir.BuiltinRef, scope: Scope, info: FnInfo) -> Result:
+        return Result([], self.const(node.value))
+
+    def e_NsRef(self, node: ir.NsRef, scope: Scope, info: FnInfo) -> Result:
+        keys = P.tuple_([self.const(k) for k in node.keys])
+        if node.has_static_root:
+            from spell_runtime.data import get
+
+            v = node.static_root
+            for k in node.keys:
+                v = get(v, k)
+            if v is not None:
+                return Result([], self.const(v))
+            return Result([], P.callname("_ns_static", self.const(node.static_root), keys, self.const(node.whole)))
+        return Result([], P.callname("_ns_path", P.name("D"), self.const(node.root), keys, self.const(node.whole)))
+
+    def e_VectorLit(self, node: ir.VectorLit, scope: Scope, info: FnInfo) -> Result:
+        stmts, exprs = self.exprs_in_order(node.items, scope, info)
+        return Result(stmts, P.callname("_vec", P.list_(exprs)))
+
+    def e_MapLit(self, node: ir.MapLit, scope: Scope, info: FnInfo) -> Result:
+        stmts, exprs = self.exprs_in_order(node.vals, scope, info)
+        pairs = [P.tuple_([self.const(k), v]) for k, v in zip(node.keys, exprs)]
+        return Result(stmts, P.callname("_map_pairs", P.tuple_(pairs)))
+
+    def e_Fn(self, node: ir.Fn, scope: Scope, info: FnInfo) -> Result:
+        if node.body is None:
+            return Result([], P.callname("_SpellFn", self.const(node.params), self.const(node.body_forms)))
+        fname = self.tmp("_fn")
+        self.fn_body(node.body, node.pos, fname)
+        return Result([], P.callname("_SpellFn", self.const(node.params), self.const(node.body_forms),
+                                     P.name(fname)))
+
+    def e_Quine(self, node: ir.Quine, scope: Scope, info: FnInfo) -> Result:
+        stmts = self.quine_bind(node, scope, info)
+        res = self.expr(node.last, scope, info)
+        return Result(stmts + res.stmts, res.expr)
+
+    def quine_bind(self, node: ir.Quine, scope: Scope, info: FnInfo) -> list[ast.stmt]:
+        return self.bind_def(node.sym, self.const(node.form), scope, node.pos)
+
+    def bind_def(self, sym: Any, value: ast.expr, scope: Scope, pos: Optional[Pos]) -> list[ast.stmt]:
+        scope.used = True
+        s = self.const(sym)
+        out: list[ast.stmt] = [
+            P.assign(scope.undo, P.callname("_rec", P.name(scope.undo), P.name("D"), s)),
+            P.assign_item(P.name("D"), s, value),
+        ]
+        for st in out:
+            P.stamp(st, pos)
+        return out
+
+    def e_Def(self, node: ir.Def, scope: Scope, info: FnInfo) -> Result:
+        res = self.expr(node.value, scope, info)
+        v = self.tmp()
+        stmts = res.stmts + [P.stamp(P.assign(v, res.expr), node.pos)]  # type: ignore[list-item]
+        stmts += self.bind_def(node.sym, P.name(v), scope, node.pos)
+        return Result(stmts, P.name(v))
+
+    def e_Reopen(self, node: ir.Reopen, scope: Scope, info: FnInfo) -> Result:
+        stmts, exprs = self.exprs_in_order([node.quine, *node.extras], scope, info)
+        return Result(stmts, P.callname("_reopen", exprs[0], P.tuple_(exprs[1:]), self.const(node.form)))
+
+    def e_Throw(self, node: ir.Throw, scope: Scope, info: FnInfo) -> Result:
+        res = self.expr(node.arg, scope, info)
+        pos = self.call_pos(node.form, node.pos)
+        return Result(res.stmts, P.stamp(P.callname("_throw_now", res.expr, self.const(node.form)), pos))  # type: ignore[arg-type]
+
+    def e_Fail(self, node: ir.Fail, scope: Scope, info: FnInfo) -> Result:
+        stmts, _ = self.exprs_in_order(node.pre, scope, info)
+        return Result(stmts, P.callname("_fail_now", P.const(node.message), self.const(node.form)))
+
+    def raise_stmts(self, node: ir.Node, scope: Scope, info: FnInfo) -> list[ast.stmt]:
+        if type(node) is ir.Throw:
+            res = self.expr(node.arg, scope, info)  # type: ignore[attr-defined]
+            pos = self.call_pos(node.form, node.pos)
+            r = P.raise_(P.callname("_throw", res.expr, self.const(node.form)))
+            P.stamp(r, pos)
+            return res.stmts + [r]
+        assert type(node) is ir.Fail
+        stmts, _ = self.exprs_in_order(node.pre, scope, info)
+        r = P.raise_(P.callname("_fail", P.const(node.message), self.const(node.form)))
+        P.stamp(r, node.pos)
+        return stmts + [r]
+
+    # ------------------------------------------------------------------ if
+    def e_If(self, node: ir.If, scope: Scope, info: FnInfo) -> Result:
+        test = self.expr(node.test, scope, info)
+        then = self.expr(node.then, scope, info)
+        else_ = self.expr(node.else_, scope, info)
+        cond = self.truth(test.expr, node.test_is_bool)
+        if not then.stmts and not else_.stmts:
+            return Result(test.stmts, P.ifexp(cond, then.expr, else_.expr))
+        v = self.tmp()
+        body = then.stmts + [P.assign(v, then.expr)]
+        orelse = else_.stmts + [P.assign(v, else_.expr)]
+        st = P.if_(cond, body, orelse)
+        P.stamp(st, node.pos)
+        return Result(test.stmts + [st], P.name(v))
+
+    def truth(self, e: ast.expr, known_bool: bool) -> ast.expr:
+        if known_bool:
+            return e
+        t = self.tmp()
+        return P.and_(P.is_not(P.walrus(t, e), P.const(None)), P.is_not(P.name(t), P.const(False)))
+
+    def if_stmts(self, node: ir.If, scope: Scope, info: FnInfo, tail: Optional[Tail]) -> list[ast.stmt]:
+        test = self.expr(node.test, scope, info)
+        cond = self.truth(test.expr, node.test_is_bool)
+        if tail is None:
+            body = self.stmts(node.then, scope, info)
+            orelse = self.stmts(node.else_, scope, info)
+        else:
+            body = self.tail_stmts(node.then, scope, tail, info)
+            orelse = self.tail_stmts(node.else_, scope, tail, info)
+        st = P.if_(cond, body, orelse)
+        P.stamp(st, node.pos)
+        return test.stmts + [st]
+
+    # ------------------------------------------------------------------ sequences
+    def e_Seq(self, node: ir.Seq, scope: Scope, info: FnInfo) -> Result:
+        if not node.body:
+            return Result([], P.const(None))
+        if len(node.body) == 1 and _cannot_fail(node.body[0]):
+            return self.expr(node.body[0], scope, info)
+        v = self.tmp()
+        stmts = self.seq_stmts(node, scope, info, None, result_var=v)
+        return Result(stmts, P.name(v))
+
+    def seq_stmts(self, node: ir.Seq, scope: Scope, info: FnInfo, tail: Optional[Tail],
+                  result_var: Optional[str] = None, bare_ci: Optional[str] = None) -> list[ast.stmt]:
+        """A body sequence; unless ``bare_ci`` is given, wrapped in a handler that marks the failing element."""
+        if not node.body:
+            if tail is not None:
+                return self.deliver(P.const(None), tail, False, node.pos)
+            if result_var:
+                return [P.assign(result_var, P.const(None))]
+            return []
+        n = len(node.body)
+        ci = bare_ci or self.tmp("_ci")
+        body: list[ast.stmt] = []
+        for i, el in enumerate(node.body):
+            if n > 1:
+                body.append(P.stamp(P.assign(ci, P.const(i)), el.pos))  # type: ignore[arg-type]
+            last = i == n - 1
+            if not last:
+                body.extend(self.stmts(el, scope, info))
+            elif tail is not None:
+                body.extend(self.tail_stmts(el, scope, tail, info))
+            elif result_var:
+                res = self.expr(el, scope, info)
+                body.extend(res.stmts)
+                body.append(P.stamp(P.assign(result_var, res.expr), el.pos))  # type: ignore[arg-type]
+            else:
+                body.extend(self.stmts(el, scope, info))
+        if bare_ci is not None:
+            if n == 1:
+                return [P.assign(ci, P.const(0)), *body]
+            return body
+        if all(_cannot_fail(el) for el in node.body):
+            return body
+        index: ast.expr = P.name(ci) if n > 1 else P.const(0)
+        handler = [P.raise_(P.callname("_seq_fail", P.name("_e"), P.name("D"), P.name("_T"),
+                                       self.const(node.elems), index))]
+        prologue: list[ast.stmt] = [P.assign(ci, P.const(0))] if n > 1 else []
+        st = P.try_(body, "_e", handler)
+        P.stamp(st, node.pos)
+        for p in prologue:
+            P.stamp(p, node.pos)
+        return prologue + [st]
+
+    # ------------------------------------------------------------------ binding scopes
+    def _saves(self, syms: tuple[Symbol, ...], pos: Optional[Pos]) -> tuple[list[ast.stmt], list[ast.stmt]]:
+        """Save the current bindings of ``syms`` and restore them (in reverse) later."""
+        saves: list[ast.stmt] = []
+        restores: list[ast.stmt] = []
+        for s in syms:
+            o = self.tmp("_o")
+            sc = self.const(s)
+            saves.append(P.assign(o, P.call(P.attr(P.name("D"), "get"), sc, P.name("_MISS"))))
+            restores.append(P.if_(P.is_(P.name(o), P.name("_MISS")),
+                                  [P.expr_stmt(P.call(P.attr(P.name("D"), "pop"), sc, P.const(None)))],
+                                  [P.assign_item(P.name("D"), sc, P.name(o))]))
+        restores.reverse()
+        for st in saves + restores:
+            P.stamp_tree(st, pos)
+        return saves, restores
+
+    def bind_pattern(self, pattern: Any, value: ast.expr, pos: Optional[Pos]) -> list[ast.stmt]:
+        """Bind a destructuring pattern (plain symbols directly, others through ``destructure``)."""
+        if type(pattern) is Symbol:
+            st = P.assign_item(P.name("D"), self.const(pattern), value)
+            P.stamp_tree(st, pos)
+            return [st]
+        k, v = self.tmp("_bk"), self.tmp("_bv")
+        loop = ast.For(target=P.tuple_([P.store(k), P.store(v)]),  # type: ignore[list-item]
+                       iter=P.callname("_destructure", self.const(pattern), value),
+                       body=[P.assign_item(P.name("D"), P.name(k), P.name(v))], orelse=[])
+        loop.target.ctx = ast.Store()  # type: ignore[attr-defined]
+        P.stamp_tree(loop, pos)
+        return [loop]
+
+    def _scope_frame(self, scope: Scope, saves: list[ast.stmt], restores: list[ast.stmt], body: list[ast.stmt],
+                     pos: Optional[Pos], handler_fn: str = "_conv") -> list[ast.stmt]:
+        fin: list[ast.stmt] = []
+        pre: list[ast.stmt] = list(saves)
+        if scope.used:
+            pre.append(P.assign(scope.undo, P.const(None)))
+            fin.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
+                             [P.expr_stmt(P.callname("_unwind", P.name("D"), P.name(scope.undo)))]))
+        fin.extend(restores)
+        handler = [P.raise_(P.callname(handler_fn, P.name("_e"), P.name("D"), P.name("_T")))]
+        st = P.try_(body, "_e", handler, fin)
+        P.stamp_tree(st, pos)
+        for p in pre:
+            P.stamp_tree(p, pos)
+        return pre + [st]
+
+    def e_Let(self, node: ir.Let, scope: Scope, info: FnInfo) -> Result:
+        v = self.tmp()
+        return Result(self.let_stmts(node, scope, info, None, v), P.name(v))
+
+    def let_stmts(self, node: ir.Let, outer: Scope, info: FnInfo, tail: Optional[Tail],
+                  result_var: Optional[str] = None) -> list[ast.stmt]:
+        scope = Scope(self.tmp("_u"))
+        saves, restores = self._saves(node.syms, node.pos)
+        body: list[ast.stmt] = []
+        for b in node.bindings:
+            res = self.expr(b.value, scope, info)
+            body.extend(res.stmts)
+            body.extend(self.bind_pattern(b.pattern, res.expr, b.value.pos or node.pos))
+        if tail is not None:
+            body.extend(self.seq_stmts(node.body, scope, info, tail))
+        elif result_var:
+            body.extend(self.seq_stmts(node.body, scope, info, None, result_var=result_var))
+        else:
+            body.extend(self.seq_stmts(node.body, scope, info, None))
+        return self._scope_frame(scope, saves, restores, body, node.pos)
+
+    # ------------------------------------------------------------------ loop / recur
+    def e_Loop(self, node: ir.Loop, scope: Scope, info: FnInfo) -> Result:
+        v = self.tmp("_lr")
+        return Result(self.loop_stmts(node, scope, info, v), P.name(v))
+
+    def loop_stmts(self, node: ir.Loop, outer: Scope, info: FnInfo, result_var: str) -> list[ast.stmt]:
+        # Initial values: evaluated in the enclosing scope, before any loop binding (Q12, Q15).
+        init_stmts, init_exprs = self.exprs_in_order(node.inits, outer, info)
+        vars_ = [self.tmp("_lv") for _ in node.patterns]
+        pre = init_stmts + [P.assign(vn, e) for vn, e in zip(vars_, init_exprs)]
+        scope = Scope(self.tmp("_u"))
+        tail = Tail("loop", result_var=result_var, recur_vars=vars_, recur_tuple_var=self.tmp("_lt"),
+                    loop_scope=scope)
+        body_stmts = self.seq_stmts(node.body, scope, info, tail)
+        saves, restores = self._saves(node.syms, node.pos)
+        top: list[ast.stmt] = []
+        if scope.used:
+            top.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
+                             [P.expr_stmt(P.callname("_unwind", P.name("D"), P.name(scope.undo)))]))
+        direct: list[ast.stmt] = []
+        for pat, vn in zip(node.patterns, vars_):
+            direct.extend(self.bind_pattern(pat, P.name(vn), node.pos))
+        if tail.uses_tuple_path:
+            general = [P.expr_stmt(P.callname("_loop_rebind", P.name("D"), self.const(node.patterns),
+                                              P.name(tail.recur_tuple_var), P.tuple_([P.name(v) for v in vars_]),
+                                              self.const(tuple(node.syms)))),
+                       P.assign(tail.recur_tuple_var, P.const(None))]
+            top.append(P.if_(P.is_not(P.name(tail.recur_tuple_var), P.const(None)), general, direct or None))
+            pre.append(P.assign(tail.recur_tuple_var, P.const(None)))
+        else:
+            top.extend(direct)
+        loop = P.while_true(top + body_stmts)
+        # the saved outer values are what a pattern without a recur value falls back to
+        saved_vals = []
+        for st in saves:
+            saved_vals.append(st)
+        out = self._scope_frame(scope, saves, restores, [loop], node.pos)
+        for st in pre:
+            P.stamp_tree(st, node.pos)
+        return pre + out
+
+    def recur_jump(self, node: ir.Recur, scope: Scope, info: FnInfo, tail: Tail) -> list[ast.stmt]:
+        stmts, exprs = self.exprs_in_order(node.args, scope, info)
+        out = list(stmts)
+        if tail.kind == "loop":
+            if len(exprs) == len(tail.recur_vars):
+                temps = [self.tmp() for _ in exprs]
+                out += [P.assign(t, e) for t, e in zip(temps, exprs)]
+                out += [P.assign(vn, P.name(t)) for vn, t in zip(tail.recur_vars, temps)]
+            else:
+                tail.uses_tuple_path = True
+                out.append(P.assign(tail.recur_tuple_var, P.tuple_(exprs)))
+            out.append(ast.Continue())
+        else:
+            if len(exprs) != tail.fn_arity:
+                marker = P.callname("_make_recur", P.tuple_(exprs))
+                fail = P.raise_(P.callname("_fail", P.const("Wrong number of args: expected %d, got %d"
+                                                            % (tail.fn_arity, len(exprs))), self.const(node.form)))
+                out.append(P.if_(P.is_(P.name("_H"), P.const(None)), [P.ret(marker)], [fail]))
+            else:
+                temps = [self.tmp() for _ in exprs]
+                out += [P.assign(t, e) for t, e in zip(temps, exprs)]
+                marker = P.callname("_make_recur", P.tuple_([P.name(t) for t in temps]))
+                rebind = [P.assign(vn, P.name(t)) for vn, t in zip(tail.recur_vars, temps)] + [ast.Continue()]
+                out.append(P.if_(P.is_(P.name("_H"), P.const(None)), [P.ret(marker)], rebind))
+        for st in out:
+            P.stamp_tree(st, node.pos)
+        return out
+
+    def e_Recur(self, node: ir.Recur, scope: Scope, info: FnInfo) -> Result:
+        stmts, exprs = self.exprs_in_order(node.args, scope, info)
+        return Result(stmts, P.callname("_make_recur", P.tuple_(exprs)))
+
+    # ------------------------------------------------------------------ fn bodies
+    def fn_body(self, body: ir.FnBody, pos: Optional[Pos], fname: str) -> None:
+        params = ["_p%d" % i for i in range(len(body.params))]
+        scope = Scope(self.tmp("_u"))
+        info = FnInfo(is_fn=True)
+        tail = Tail("return", recur_vars=params, recur_tuple_var=self.tmp("_rt"), fn_arity=len(params),
+                    fn_form=body.form)
+        ci = self.tmp("_ci")
+        body_stmts = self.seq_stmts(body.body, scope, info, tail, bare_ci=ci)
+        saves, restores = self._saves(body.syms, pos)
+        top: list[ast.stmt] = []
+        if scope.used:
+            top.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
+                             [P.expr_stmt(P.callname("_unwind", P.name("D"), P.name(scope.undo)))]))
+        bind: list[ast.stmt] = []
+        for pat, pn in zip(body.params, params):
+            bind.extend(self.bind_pattern(pat, P.name(pn), pos))
+        has_jump = _has_continue(body_stmts)
+        if tail.uses_tuple_path:
+            arity_fail = P.raise_(P.callname("_fail", P.callname("_arity_text", P.const(len(params)),
+                                                                  P.callname("len", P.name(tail.recur_tuple_var))),
+                                             self.const(body.form)))
+            unpack = [P.if_(P.compare(P.callname("len", P.name(tail.recur_tuple_var)), ast.NotEq(),
+                                      P.const(len(params))), [arity_fail])]
+            if params:
+                tgt = ast.Tuple(elts=[P.store(p) for p in params], ctx=ast.Store())
+                unpack.append(ast.Assign(targets=[tgt], value=P.name(tail.recur_tuple_var)))
+            unpack.append(P.assign(tail.recur_tuple_var, P.const(None)))
+            top.append(P.if_(P.is_not(P.name(tail.recur_tuple_var), P.const(None)), unpack))
+        top.extend(bind)
+        inner = top + body_stmts
+        main: list[ast.stmt] = [P.while_true(inner)] if has_jump else inner
+        pre: list[ast.stmt] = list(saves)
+        if tail.uses_tuple_path:
+            pre.append(P.assign(tail.recur_tuple_var, P.const(None)))
+        fin: list[ast.stmt] = []
+        if scope.used:
+            pre.append(P.assign(scope.undo, P.const(None)))
+            fin.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
+                             [P.expr_stmt(P.callname("_unwind", P.name("D"), P.name(scope.undo)))]))
+        fin.extend(restores)
+        pre.append(P.assign(ci, P.const(0)))
+        handler = [P.raise_(P.callname("_fn_fail", P.name("_e"), P.name("D"), P.name("_T"), P.name("_H"),
+                                       self.const(body.body.elems), P.name(ci)))]
+        fn = P.fndef(fname, ["D", "_H", *params], pre + [P.try_(main, "_e", handler, fin)])
+        P.stamp_tree(fn, pos or (1, 0, 1, 0))
+        self.functions.append(fn)
+
+    # ------------------------------------------------------------------ for
+    def e_For(self, node: ir.For, scope: Scope, info: FnInfo) -> Result:
+        acc = self.tmp("_acc")
+        inner_scope = Scope(self.tmp("_u"))
+        saves, restores = self._saves(node.syms, node.pos)
+
+        def build(i: int) -> list[ast.stmt]:
+            if i == len(node.clauses):
+                res = self.expr(node.body, inner_scope, info)
+                out = res.stmts + [P.expr_stmt(P.call(P.attr(P.name(acc), "append"), res.expr))]
+                if inner_scope.used:
+                    out.append(P.if_(P.is_not(P.name(inner_scope.undo), P.const(None)),
+                                     [P.expr_stmt(P.callname("_unwind", P.name("D"), P.name(inner_scope.undo)))]))
+                return out
+            c = node.clauses[i]
+            if type(c) is ir.ForIter:
+                res = self.expr(c.coll, inner_scope, info)
+                item = self.tmp("_it")
+                body = self.bind_pattern(c.pattern, P.name(item), node.pos) + build(i + 1)
+                return res.stmts + [P.for_(item, P.callname("_for_items", res.expr), body)]
+            if type(c) is ir.ForWhen:
+                res = self.expr(c.test, inner_scope, info)
+                return res.stmts + [P.if_(self.truth(res.expr, False), build(i + 1))]
+            out: list[ast.stmt] = []
+            for b in c.bindings:
+                res = self.expr(b.value, inner_scope, info)
+                out += res.stmts + self.bind_pattern(b.pattern, res.expr, node.pos)
+            return out + build(i + 1)
+
+        body = build(0)
+        stmts = [P.assign(acc, P.list_([]))] + self._scope_frame(inner_scope, saves, restores, body, node.pos)
+        for st in stmts:
+            P.stamp_tree(st, node.pos)
+        return Result(stmts, P.callname("_vec", P.name(acc)))
+
+    # ------------------------------------------------------------------ try / catch
+    def e_Try(self, node: ir.Try, scope: Scope, info: FnInfo) -> Result:
+        v = self.tmp()
+        return Result(self.try_stmts(node, scope, info, None, v), P.name(v))
+
+    def try_stmts(self, node: ir.Try, scope: Scope, info: FnInfo, tail: Optional[Tail],
+                  result_var: Optional[str] = None) -> list[ast.stmt]:
+        if tail is not None:
+            body = self.seq_stmts(node.body, scope, info, tail)
+        else:
+            body = self.seq_stmts(node.body, scope, info, None, result_var=result_var)
+        if node.handler is None:
+            return body
+        scope.used = True
+        err = self.tmp("_err")
+        hv = self.tmp("_hv")
+        handler: list[ast.stmt] = [
+            P.assign(scope.undo, P.callname("_reenter", P.name("D"), P.name(err), P.name(scope.undo))),
+        ]
+        sym = node.catch_sym
+        handler += self.bind_def(sym, P.callname("_caught", P.name(err)), scope, node.pos)
+        handler += self.seq_stmts(node.handler, scope, info, None, result_var=hv)
+        handler.append(P.assign(scope.undo, P.callname("_drop", P.name("D"), self.const(sym), P.name(scope.undo))))
+        if tail is not None:
+            handler += self.deliver(P.name(hv), tail, True, node.pos)
+        elif result_var:
+            handler.append(P.assign(result_var, P.name(hv)))
+        st = P.try_(body, err, handler, exc_type="_SpellError")
+        P.stamp_tree(st, node.pos)
+        return [st]
+
+    # ------------------------------------------------------------------ calls
+    def e_KeywordCall(self, node: ir.KeywordCall, scope: Scope, info: FnInfo) -> Result:
+        stmts, exprs = self.exprs_in_order(node.args, scope, info)
+        pos = self.call_pos(node.form, node.pos)
+        e = P.callname("_get", exprs[0], self.const(node.kw), *exprs[1:])
+        return Result(stmts, P.stamp(e, pos))  # type: ignore[arg-type]
+
+    def e_BuiltinCall(self, node: ir.BuiltinCall, scope: Scope, info: FnInfo) -> Result:
+        stmts, exprs = self.exprs_in_order(node.args, scope, info)
+        pos = self.call_pos(node.form, node.pos)
+        binfo = info_of(node.value)
+        n = len(exprs)
+        if binfo is not None and (n < binfo.min_args or (binfo.max_args is not None and n > binfo.max_args)):
+            msg = "Wrong number of args (%d) passed to: %s" % (n, binfo.host_name)
+            e: ast.expr = P.callname("_host_fail_now", P.tuple_(exprs), P.const(msg))
+        elif node.env:
+            e = P.call(self.const(node.value.fn), P.name("D"), *exprs)
+        else:
+            e = P.call(self.const(node.value), *exprs)
+        return Result(stmts, P.stamp(e, pos))  # type: ignore[arg-type]
+
+    def e_NativeOp(self, node: ir.NativeOp, scope: Scope, info: FnInfo) -> Result:
+        stmts, exprs = self.exprs_in_order(node.args, scope, info)
+        pos = self.call_pos(node.form, node.pos)
+        e = self.native(node.op, exprs)
+        return Result(stmts, P.stamp(e, pos))  # type: ignore[arg-type]
+
+    def _operand(self, e: ast.expr) -> tuple[ast.expr, ast.expr, Optional[Any]]:
+        """(expression that evaluates it once into a temp, expression reading it, constant value or None)."""
+        if isinstance(e, ast.Constant):
+            return e, e, e.value
+        if isinstance(e, ast.Name) and (e.id.startswith("_k") or e.id.startswith("_t")):
+            v = self.consts.get(e.id, None) if e.id.startswith("_k") else None
+            return e, e, v
+        t = self.tmp("_a")
+        return P.walrus(t, e), P.name(t), None
+
+    def native(self, op: str, args: list[ast.expr]) -> ast.expr:
+        if op in ("add", "sub", "mul"):
+            (ae, a, ac), (be, b, bc) = self._operand(args[0]), self._operand(args[1])
+            pyop = {"add": ast.Add(), "sub": ast.Sub(), "mul": ast.Mult()}[op]
+            r = self.tmp("_r")
+            checks: list[ast.expr] = []
+            a_int = type(ac) is int
+            b_int = type(bc) is int
+            if not a_int:
+                checks.append(P.is_(P.callname("type", ae), P.name("int")))
+            if not b_int:
+                checks.append(P.is_(P.callname("type", be), P.name("int")))
+            if a_int and b_int:
+                return P.callname("_op_" + op, a, b)
+            typecheck = P.bitand(*checks) if len(checks) > 1 else checks[0]
+            rng = ast.Compare(left=P.const(LONG_MIN), ops=[ast.LtE(), ast.LtE()],
+                              comparators=[P.walrus(r, ast.BinOp(left=a, op=pyop, right=b)), P.const(LONG_MAX)])
+            return P.ifexp(P.and_(typecheck, rng), P.name(r), P.callname("_op_" + op, a, b))
+        if op in ("lt", "gt", "le", "ge"):
+            (ae, a, ac), (be, b, bc) = self._operand(args[0]), self._operand(args[1])
+            pyop = {"lt": ast.Lt(), "gt": ast.Gt(), "le": ast.LtE(), "ge": ast.GtE()}[op]
+            checks = []
+            if type(ac) is not int:
+                checks.append(P.is_(P.callname("type", ae), P.name("int")))
+            if type(bc) is not int:
+                checks.append(P.is_(P.callname("type", be), P.name("int")))
+            if not checks:
+                return P.compare(a, pyop, b)
+            typecheck = P.bitand(*checks) if len(checks) > 1 else checks[0]
+            return P.ifexp(typecheck, P.compare(a, pyop, b), P.callname("_op_" + op, a, b))
+        if op in ("eq", "ne"):
+            e = self._eq(args[0], args[1])
+            return P.not_(e) if op == "ne" else e
+        if op in ("inc", "dec"):
+            ae, a, ac = self._operand(args[0])
+            r = self.tmp("_r")
+            if type(ac) is int:
+                return P.callname("_op_" + op, a)
+            pyop = ast.Add() if op == "inc" else ast.Sub()
+            bound_check = (P.compare(P.walrus(r, ast.BinOp(left=a, op=pyop, right=P.const(1))), ast.LtE(),
+                                     P.const(LONG_MAX)) if op == "inc" else
+                           P.compare(P.walrus(r, ast.BinOp(left=a, op=pyop, right=P.const(1))), ast.GtE(),
+                                     P.const(LONG_MIN)))
+            return P.ifexp(P.and_(P.is_(P.callname("type", ae), P.name("int")), bound_check), P.name(r),
+                           P.callname("_op_" + op, a))
+        if op == "neg":
+            ae, a, ac = self._operand(args[0])
+            return P.callname("_op_neg", ae)
+        if op in ("zero", "pos", "negp"):
+            ae, a, ac = self._operand(args[0])
+            pyop = {"zero": ast.Eq(), "pos": ast.Gt(), "negp": ast.Lt()}[op]
+            return P.ifexp(P.is_(P.callname("type", ae), P.name("int")), P.compare(a, pyop, P.const(0)),
+                           P.callname("_op_" + op, a))
+        if op == "nil":
+            return P.is_(args[0], P.const(None))
+        if op == "some":
+            return P.is_not(args[0], P.const(None))
+        if op == "true":
+            return P.is_(args[0], P.const(True))
+        if op == "false":
+            return P.is_(args[0], P.const(False))
+        if op == "identical":
+            return P.is_(args[0], args[1])
+        if op == "not":
+            ae, a, ac = self._operand(args[0])
+            return P.or_(P.is_(ae, P.const(None)), P.is_(a, P.const(False)))
+        raise AssertionError(op)
+
+    def _eq(self, x: ast.expr, y: ast.expr) -> ast.expr:
+        (xe, xa, xc), (ye, ya, yc) = self._operand(x), self._operand(y)
+        for c, other_e in ((yc, xe), (xc, ye)):
+            if c is None and (isinstance(y, ast.Constant) if c is yc else isinstance(x, ast.Constant)):
+                return P.is_(xe, ye)
+            if type(c) in (Keyword, Symbol, bool):
+                return P.is_(xe, ye)
+        checks = [P.is_(P.callname("type", xe), P.name("int")), P.is_(P.callname("type", ye), P.name("int"))]
+        return P.ifexp(P.bitand(*checks), P.compare(xa, ast.Eq(), ya), P.callname("_spell_eq", xa, ya))
+
+    def e_Call(self, node: ir.Call, scope: Scope, info: FnInfo) -> Result:
+        head = self.expr(node.head, scope, info)
+        args = [self.expr(a, scope, info) for a in node.args]
+        pos = self.call_pos(node.form, node.pos)
+        n = len(args)
+        form_c = self.const(node.form)
+        head_form_c = self.const(node.form.first)
+        f = self.tmp("_f")
+        if head.stmts or any(a.stmts for a in args):
+            return self._call_stmts(node, head, args, scope, pos, f)
+        arg_names = [self.tmp("_a") for _ in args]
+        dispatch = P.ifexp(
+            P.and_(P.is_(P.callname("type", P.name(f)), P.name("_SpellFn")),
+                   P.compare(P.attr(P.name(f), "arity"), ast.Eq(), P.const(n))),
+            P.call(P.attr(P.name(f), "code"), P.name("D"), head_form_c, *[P.name(a) for a in arg_names]),
+            P.callname("_apply", P.name("D"), P.name(f), form_c, P.tuple_([P.name(a) for a in arg_names])))
+        evals = [P.is_not(P.walrus(an, a.expr), P.name("_NOTHING")) for an, a in zip(arg_names, args)]
+        if node.maybe_macro:
+            not_macro = P.not_(P.callname("_is_macro", P.walrus(f, head.expr)))
+            cond = P.and_(not_macro, P.bitand(*evals)) if evals else not_macro
+            mv = self.tmp("_mr")
+            scope.used = True
+            macro = P.or_(
+                P.is_(P.walrus(scope.undo, P.callname("_merge_undo", P.name(scope.undo),
+                                                      P.subscript(P.walrus(mv, P.callname(
+                                                          "_macro_call", P.name("D"), P.name(f), form_c,
+                                                          P.const(str(node.form.first)))), P.const(1)))),
+                      P.name("_NOTHING")),
+                P.subscript(P.name(mv), P.const(0)))
+            e = P.ifexp(cond, dispatch, macro)
+        else:
+            cond = P.bitand(P.is_not(P.walrus(f, head.expr), P.name("_NOTHING")), *evals)
+            e = P.ifexp(cond, dispatch, P.const(None))
+        return Result([], P.stamp(e, pos))  # type: ignore[arg-type]
+
+    def _call_stmts(self, node: ir.Call, head: Result, args: list[Result], scope: Scope, pos: Pos,
+                    f: str) -> Result:
+        r = self.tmp("_cr")
+        form_c = self.const(node.form)
+        out: list[ast.stmt] = head.stmts + [P.assign(f, head.expr)]
+        arg_stmts: list[ast.stmt] = []
+        arg_names: list[str] = []
+        for a in args:
+            arg_stmts.extend(a.stmts)
+            an = self.tmp("_a")
+            arg_stmts.append(P.assign(an, a.expr))
+            arg_names.append(an)
+        n = len(args)
+        call_fast = P.assign(r, P.call(P.attr(P.name(f), "code"), P.name("D"), self.const(node.form.first),
+                                       *[P.name(a) for a in arg_names]))
+        call_slow = P.assign(r, P.callname("_apply", P.name("D"), P.name(f), form_c,
+                                           P.tuple_([P.name(a) for a in arg_names])))
+        P.stamp_tree(call_fast, pos)
+        P.stamp_tree(call_slow, pos)
+        dispatch = arg_stmts + [P.if_(P.and_(P.is_(P.callname("type", P.name(f)), P.name("_SpellFn")),
+                                             P.compare(P.attr(P.name(f), "arity"), ast.Eq(), P.const(n))),
+                                      [call_fast], [call_slow])]
+        if node.maybe_macro:
+            scope.used = True
+            mv = self.tmp("_mr")
+            macro = [P.assign(mv, P.callname("_macro_call", P.name("D"), P.name(f), form_c,
+                                             P.const(str(node.form.first)))),
+                     P.assign(scope.undo, P.callname("_merge_undo", P.name(scope.undo),
+                                                     P.subscript(P.name(mv), P.const(1)))),
+                     P.assign(r, P.subscript(P.name(mv), P.const(0)))]
+            P.stamp_tree(macro[0], pos)
+            out.append(P.if_(P.callname("_is_macro", P.name(f)), macro, dispatch))
+        else:
+            out.extend(dispatch)
+        return Result(out, P.name(r))
+
+
+def _cannot_fail(node: ir.Node) -> bool:
+    t = type(node)
+    return t is ir.Const or t is ir.Local or t is ir.BuiltinRef or t is ir.Fn
+
+
+def _may_be_map(node: ir.Node) -> bool:
+    """Could the node's value be a map (and so a recur request)? False only when certainly not."""
+    t = type(node)
+    if t is ir.Const:
+        from spell_runtime.data import SpellMap
+
+        return isinstance(node.value, SpellMap)  # type: ignore[attr-defined]
+    if t is ir.NativeOp or t is ir.VectorLit or t is ir.For or t is ir.Fn:
+        return False
+    if t is ir.BuiltinCall:
+        return not node.sym.name.endswith("?")  # type: ignore[attr-defined]
+    return True
+
+
+def _has_continue(stmts: list[ast.stmt]) -> bool:
+    for st in stmts:
+        for n in ast.walk(st):
+            if isinstance(n, ast.Continue):
+                return True
+    return False
+
+
+__all__ = ["Emitter", "Result", "Decimal", "Fraction"]
