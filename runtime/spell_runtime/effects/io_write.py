@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from ..data.atoms import Keyword
 from ..data.fn import is_truthy
 from ..data.hashmap import SpellMap
+from ..data.vector import vec
 from .args import NO_ARG, is_integer, items_of, reject, require_map, require_path
 from .atomic import decode_for_edit, encode_text, write_atomic
 from .envelope import fail, ok
@@ -127,7 +128,7 @@ def _parse_edits(a: Any, b: Any, c: Any) -> list[Edit]:
     if b is NO_ARG or c is NO_ARG:
         reject("io/replace-lines: expected (io/replace-lines path start end content) "
                "or (io/replace-lines path [[start end content] ...])")
-    return [_edit((a, b, c))]
+    return [_edit(vec([a, b, c]))]
 
 
 _LINE_BREAK = re.compile(r"\r?\n")
