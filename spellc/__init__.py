@@ -1,13 +1,44 @@
 """spellc: compile and run Spell, an LLM-oriented Lisp, as Python bytecode.
 
 The public API (stable): ``read_string``, ``read_all``, ``pr_str``, ``keyword``,
-``symbol``, ``SpellError``; ``eval_string`` and ``spell_eval`` once the compiler
-is in place. See README.md for a tour.
+``symbol``, ``SpellError``, ``eval_string``, ``spell_eval``. See README.md for a tour.
 """
+
+from typing import Any
 
 from spell_runtime.data.atoms import keyword, symbol
 from spell_runtime.errors import SpellError
+from spell_runtime.printer import pr_str
+
+from .reader import read_all as _read_all
+from .reader import read_first as _read_first
 
 __version__ = "0.1.0"
 
-__all__ = ["keyword", "symbol", "SpellError", "__version__"]
+
+def read_string(text: str) -> Any:
+    """The first form of ``text`` (None when there is none)."""
+    return _read_first(text)
+
+
+def read_all(text: str) -> list[Any]:
+    """Every form of ``text``."""
+    return _read_all(text)
+
+
+def eval_string(source: str, source_name: str = "<string>") -> Any:
+    """Evaluate ``source`` in a fresh environment and return the last value (see ``spellc.api``)."""
+    from .api import eval_string as run
+
+    return run(source, source_name)
+
+
+def spell_eval(form_or_text: Any, env: Any = None) -> Any:
+    """Evaluate one form and return the Spell result map (see ``spellc.api``)."""
+    from .api import spell_eval as run
+
+    return run(form_or_text, env)
+
+
+__all__ = ["keyword", "symbol", "SpellError", "pr_str", "read_string", "read_all", "eval_string", "spell_eval",
+           "__version__"]

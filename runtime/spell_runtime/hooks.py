@@ -23,3 +23,24 @@ def eval_form(D: Any, form: Any) -> Any:
     from spellc.compiler import eval_in
 
     return eval_in(D, form)
+
+
+def expand_user_macro(D: Any, macro: Any, form: Any, name: str) -> Any:
+    """Run a user macro's expander on the unevaluated arguments of ``form``."""
+    from spellc.compiler import expand_user_macro as expand
+
+    return expand(D, macro, form, name)
+
+
+def eval_expansion(D: Any, expansion: Any) -> Any:
+    """Evaluate a macro expansion in ``D``; returns (value, undo list of escaping defs)."""
+    from spellc.compiler import run_form
+
+    return run_form(D, expansion)
+
+
+def read_all(text: str) -> Any:
+    """The reader's ``read_all`` (the reader lives in the compiler package)."""
+    from spellc.reader import read_all as read
+
+    return read(text)

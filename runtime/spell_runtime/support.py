@@ -369,3 +369,86 @@ def set_recursion_limit(n: int = 60000) -> None:
 
 
 __all__ = ["MISS", "NOTHING", "NO_VALUE"]
+
+
+# --------------------------------------------------------------------------- small pieces the emitter calls
+
+def throw_now(v: Any, form: Any) -> Any:
+    """``throw`` in expression position."""
+    raise throw(v, form)
+
+
+def fail_now(message: str, form: Any) -> Any:
+    """A compile-time-known failure in expression position."""
+    raise SpellError(message, form)
+
+
+def host_fail_now(args: tuple[Any, ...], message: str) -> Any:
+    """A host failure (e.g. a builtin called with the wrong number of args), after its args were evaluated."""
+    raise HostError(message)
+
+
+def arity_text(expected: int, actual: int) -> str:
+    return "Wrong number of args: expected %d, got %d" % (expected, actual)
+
+
+def loop_rebind(D: dict[Any, Any], patterns: tuple[Any, ...], vals: tuple[Any, ...], base: tuple[Any, ...],
+                syms: tuple[Any, ...]) -> None:
+    """Re-bind loop patterns from a recur request of any length (Q16): values pair with patterns
+    positionally; a pattern with no value is left unbound so its names resolve in the base env."""
+    from .destructure import destructure
+
+    del base
+    for i, p in enumerate(patterns):
+        if i < len(vals):
+            for s, v in destructure(p, vals[i]):
+                D[s] = v
+        else:
+            from .destructure import pattern_symbols
+
+            for s in pattern_symbols(p):
+                D.pop(s, None)
+    del syms
+
+
+def for_items(coll: Any) -> Any:
+    """The items a ``for`` clause iterates (language.md §7.12)."""
+    from .data.atoms import Char
+    from .data.hashmap import SpellSet
+    from .data.text import is_bmp, to_units
+    from .data.vector import LineVector, PVector, vec
+
+    t = type(coll)
+    if t is PVector or t is PList or t is LineVector or t is SpellSet:
+        return coll
+    if coll is None:
+        return ()
+    if isinstance(coll, SpellMap):
+        return [vec(kv) for kv in coll.items()]
+    if t is str:
+        units = coll if is_bmp(coll) else to_units(coll)
+        return [Char(c) for c in units]
+    from .invoke import host_class_name
+
+    raise SpellError("Don't know how to create ISeq from: %s" % host_class_name(coll), coll)
+
+
+S_QUINE = Symbol("quine")
+S_EVAL = Symbol("eval")
+S_DO = Symbol("do")
+
+
+def reopen(q: Any, extras: tuple[Any, ...], form: Any) -> PList:
+    """``(reopen q extra...)`` (language.md §7.9): append forms to a wrapper quine's ``(do ...)``."""
+    from .data.plist import plist
+
+    if type(q) is not PList or q.count < 3 or q.first is not S_QUINE:
+        raise SpellError("reopen expects a quine form", form)
+    items = list(q)
+    last = items[-1]
+    if not (type(last) is PList and last.count == 2 and last.first is S_EVAL and type(last[1]) is PList
+            and last[1].count >= 1 and last[1].first is S_DO):
+        raise SpellError("reopen expects quine tail of the form (eval (do ...))", form)
+    body = list(last[1])
+    new_do = plist([*body, *extras])
+    return plist([*items[:-1], plist([S_EVAL, new_do])])

@@ -1,0 +1,88 @@
+"""The public Python API: ``eval_string`` and ``spell_eval`` (run/TestProvider come with the turn loop).
+
+Every call starts from a fresh default environment: the core builtins and
+namespaces, plus ``eval`` bound in the env (language.md §6.1, A17).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from spell_runtime.context import Context, new_table
+from spell_runtime.core.evaluation import EVAL
+from spell_runtime.core.registry import BUILTINS
+from spell_runtime.data import SpellMap, Symbol
+from spell_runtime.data.positions import span_of
+from spell_runtime.errors import SpellError
+from spell_runtime.errors_result import error_result, ok_result
+from spell_runtime.support import set_recursion_limit
+
+from .analyze import bound
+from .compiler import base_namespace, run_form
+from .reader import read_all, read_first
+
+S_EVAL = Symbol("eval")
+
+
+def new_env(env: Optional[dict[Any, Any]] = None, options: Optional[dict[str, Any]] = None) -> dict[Any, Any]:
+    """A binding table for a fresh program: ``eval`` in the env plus ``env``'s bindings."""
+    base_namespace()
+    set_recursion_limit()
+    from .effects_setup import configure_effects
+
+    ctx = Context(BUILTINS, options=dict(options or {}))
+    configure_effects(ctx)
+    D = new_table(ctx)
+    D[S_EVAL] = EVAL
+    if env:
+        bound.note_bound(k for k in env if type(k) is Symbol)
+        D.update(env)
+    return D
+
+
+def _locate(e: SpellError, source_name: str) -> SpellError:
+    if e.position is None and e.expr is not None:
+        e.position = span_of(e.expr)
+    if e.source_name is None:
+        e.source_name = source_name
+    return e
+
+
+def eval_string(source: str, source_name: str = "<string>") -> Any:
+    """Read and evaluate every top-level form of ``source`` in one fresh environment; the last value.
+
+    Raises ``SpellError`` (message = the Spell ``:err`` text; ``.expr``, ``.trace``, ``.position``).
+    """
+    forms = read_all(source)
+    D = new_env()
+    value: Any = None
+    try:
+        for form in forms:
+            value, _ = run_form(D, form, source_name, source)
+    except SpellError as e:
+        raise _locate(e, source_name) from None
+    return value
+
+
+def spell_eval(form_or_text: Any, env: Any = None) -> SpellMap:
+    """Evaluate one form (or the first form of a text) and return the result map.
+
+    ``{:ok value :env env'}`` or ``{:err message :env env :expr form ...}``; the map supports
+    Python's Mapping reads (``result[keyword("env")]``) and its ``:env`` can be passed back in.
+    """
+    form = read_first(form_or_text) if isinstance(form_or_text, str) else form_or_text
+    initial: dict[Any, Any] = {}
+    if env is not None:
+        items = env.items() if isinstance(env, (SpellMap, dict)) else ()
+        initial = {k: v for k, v in items}
+    D = new_env()
+    if initial:
+        bound.note_bound(k for k in initial if type(k) is Symbol)
+        D.update(initial)
+    try:
+        value, _ = run_form(D, form)
+    except SpellError as e:
+        return error_result(e)
+    from spell_runtime.context import snapshot
+
+    return ok_result(value, snapshot(D))

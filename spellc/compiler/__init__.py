@@ -1,0 +1,224 @@
+"""The compiler driver: form → IR → Python ``ast`` → code object → function, with caches.
+
+Units. A top-level form compiles to a *unit*: a Python function ``unit(D, U)``
+that evaluates the form in binding table ``D`` and appends to ``U`` the undo
+entries of the definitions that escape it (see ``spell_runtime.context``).
+
+Caching. Units are cached by the form's printed text, the source name and the
+compiler epoch of ``analyze.bound`` (which changes only when code binds a core
+builtin name for the first time); a re-evaluated program therefore compiles
+only forms whose text is new. Bodies of ``fn`` forms are compiled with their
+unit; functions that exist only as data (read from text, built by a program)
+are compiled on their first call and cached by their text too. Python's own
+bytecode caches are not involved (``PYTHONDONTWRITEBYTECODE`` is set on our
+machines), so cold compile speed stands on its own.
+"""
+
+from __future__ import annotations
+
+import ast
+import linecache
+import threading
+from typing import Any, Callable, Optional
+
+from spell_runtime import support
+from spell_runtime.context import CTX_KEY
+from spell_runtime.data import (
+    SpellFn,
+    SpellMap,
+    plist,
+    vec,
+)
+from spell_runtime.data.atoms import K_EXPANDER, Symbol
+from spell_runtime.data.fn import as_spell_fn, is_spell_fn
+from spell_runtime.data.lookup import get
+from spell_runtime.data.equality import spell_eq
+from spell_runtime.destructure import destructure
+from spell_runtime.errors import HostError, SpellError
+
+from ..analyze import bound
+from ..analyze.analyzer import analyze_form
+from ..analyze.ir import Fn
+from ..emit.emitter import Emitter
+
+COMPILER_VERSION = "0.1.0"
+
+Unit = Callable[[dict[Any, Any], list[Any]], Any]
+
+_lock = threading.Lock()
+_unit_cache: dict[tuple[str, str, int], Unit] = {}
+_fn_cache: dict[tuple[str, int], Callable[..., Any]] = {}
+_expander_cache: dict[int, tuple[Any, SpellFn]] = {}
+_source_counter = [0]
+
+
+def _base_namespace() -> dict[str, Any]:
+    from spell_runtime.core import numbers as num
+    from spell_runtime.core.registry import BUILTINS
+    from spell_runtime.data import Symbol as Sym
+
+    ns: dict[str, Any] = {
+        "_MISS": support.MISS, "_NOTHING": support.NOTHING, "_SpellFn": SpellFn, "_SpellError": SpellError,
+        "_miss": support.miss, "_ns_path": support.ns_path, "_ns_static": support.ns_static,
+        "_rec": support.rec, "_unwind": support.unwind, "_merge_undo": support.merge_undo,
+        "_apply": support.apply_fn, "_macro_call": support.macro_call, "_is_macro": support.check_macro,
+        "_recur_of": support.recur_of, "_make_recur": support.make_recur, "_throw": support.throw,
+        "_throw_now": support.throw_now, "_fail": support.fail, "_fail_now": support.fail_now,
+        "_host_fail_now": support.host_fail_now, "_conv": support.conv, "_seq_fail": support.seq_fail,
+        "_fn_fail": support.fn_fail, "_caught": support.caught_value, "_reenter": support.reenter_failure_env,
+        "_drop": support.drop_binding, "_vec": vec, "_map_pairs": SpellMap.from_pairs, "_get": get,
+        "_destructure": destructure, "_loop_rebind": support.loop_rebind, "_for_items": support.for_items,
+        "_reopen": support.reopen, "_arity_text": support.arity_text, "_spell_eq": spell_eq,
+        "_op_add": num.add, "_op_sub": num.sub, "_op_mul": num.mul, "_op_lt": num.lt, "_op_gt": num.gt,
+        "_op_le": num.le, "_op_ge": num.ge, "_op_inc": num.inc, "_op_dec": num.dec, "_op_neg": num.neg,
+        "_op_zero": num.is_zero, "_op_pos": num.is_pos, "_op_negp": num.is_neg,
+    }
+    return ns
+
+
+_BASE: Optional[dict[str, Any]] = None
+
+
+def base_namespace() -> dict[str, Any]:
+    global _BASE
+    if _BASE is None:
+        from spell_runtime.library import load
+
+        load()
+
+        _BASE = _base_namespace()
+    return _BASE
+
+
+def _register_source(filename: str, text: Optional[str]) -> None:
+    if text is not None:
+        lines = text.splitlines(keepends=True)
+        linecache.cache[filename] = (len(text), None, lines, filename)
+
+
+def _exec_module(mod: ast.Module, emitter: Emitter, filename: str) -> dict[str, Any]:
+    code = compile(mod, filename, "exec")
+    ns = dict(base_namespace())
+    ns.update(emitter.consts)
+    ns["_T"] = emitter.table
+    exec(code, ns)
+    return ns
+
+
+def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[str] = None) -> Unit:
+    """The cached unit function for a top-level form."""
+    from spell_runtime.printer import pr_str
+
+    base_namespace()
+    key_text = pr_str(form)
+    key = (key_text, source_name, bound.EPOCH[0])
+    unit = _unit_cache.get(key)
+    if unit is not None:
+        return unit
+    node, _ = analyze_form(form)
+    emitter = Emitter()
+    mod = emitter.emit_unit(node)
+    filename = source_name
+    _register_source(filename, source_text)
+    ns = _exec_module(mod, emitter, filename)
+    unit = ns["_unit"]
+    with _lock:
+        _unit_cache[(key_text, source_name, bound.EPOCH[0])] = unit
+    return unit  # type: ignore[no-any-return]
+
+
+def python_source(form: Any) -> str:
+    """The Python source the compiler generates for ``form`` (for ``spellc build`` and debugging)."""
+    base_namespace()
+    node, _ = analyze_form(form)
+    emitter = Emitter()
+    mod = emitter.emit_unit(node)
+    return ast.unparse(mod)
+
+
+def run_form(D: dict[Any, Any], form: Any, source_name: str = "<spell>",
+             source_text: Optional[str] = None) -> tuple[Any, list[Any]]:
+    """Evaluate ``form`` in ``D``: (value, undo entries of the defs that escaped)."""
+    unit = compile_unit(form, source_name, source_text)
+    undo: list[Any] = []
+    return unit(D, undo), undo
+
+
+def eval_in(D: dict[Any, Any], form: Any) -> Any:
+    """Evaluate ``form`` in ``D`` without letting its definitions escape (``eval``, ``spell-eval``)."""
+    undo: list[Any] = []
+    unit = compile_unit(form)
+    try:
+        return unit(D, undo)
+    finally:
+        support.unwind(D, undo)
+
+
+def compile_spell_fn(fn: Any) -> Callable[..., Any]:
+    """Compile the body of a function value that was built as data; caches on ``fn.code``."""
+    from spell_runtime.printer import pr_str
+
+    base_namespace()
+    params = fn.params
+    body = fn.body if fn.body is not None else ()
+    form = plist([Symbol("fn"), params, *list(body)])
+    key = (pr_str(form), bound.EPOCH[0])
+    code = _fn_cache.get(key)
+    if code is None:
+        node, _ = analyze_form(form)
+        assert type(node) is Fn
+        if node.body is None:
+            raise HostError("count not supported on this type: %s" % type(params).__name__)
+        emitter = Emitter()
+        mod = emitter.emit_fn_module(node, "_fnbody")
+        ns = _exec_module(mod, emitter, "<spell fn>")
+        code = ns["_fnbody"]
+        _fn_cache[key] = code
+    if type(fn) is SpellFn:
+        fn.code = code
+    return code
+
+
+def _expander_fn(expander: Any) -> SpellFn:
+    """A one-parameter function whose parameter pattern is the expander's whole parameter vector."""
+    cached = _expander_cache.get(id(expander))
+    if cached is not None and cached[0] is expander:
+        return cached[1]
+    fn = as_spell_fn(expander)
+    wrapper = SpellFn(vec([fn.params]), fn.body)
+    _expander_cache[id(expander)] = (expander, wrapper)
+    return wrapper
+
+
+def expand_user_macro(D: dict[Any, Any], macro: SpellMap, form: Any, name: str) -> Any:
+    """Expand ``form`` with a user macro value (language.md §10.2 steps 1–3)."""
+    expander = macro.get(K_EXPANDER)
+    if not is_spell_fn(expander):
+        raise SpellError("Macro expansion of %s failed: Not a Spell function" % name, form)
+    wrapper = _expander_fn(expander)
+    args = vec(list(form)[1:])
+    code = wrapper.code or compile_spell_fn(wrapper)
+    try:
+        return code(D, None, args)
+    except SpellError as e:
+        err = SpellError("Macro expansion of %s failed: %s" % (name, e.message), form)
+        raise err from None
+
+
+def apply_macro(D: dict[Any, Any], macro: Any, forms: tuple[Any, ...]) -> Any:
+    """``(apply-macro m form...)``: the expansion, not evaluated."""
+    from spell_runtime.data.fn import is_macro
+    from spell_runtime.printer import pr_str
+
+    if not is_macro(macro):
+        raise HostError("Not a Spell macro: %s" % pr_str(macro))
+    wrapper = _expander_fn(macro.get(K_EXPANDER))
+    code = wrapper.code or compile_spell_fn(wrapper)
+    try:
+        return code(D, None, vec(forms))
+    except SpellError as e:
+        raise HostError(e.message) from None
+
+
+__all__ = ["compile_unit", "run_form", "eval_in", "compile_spell_fn", "expand_user_macro", "apply_macro",
+           "python_source", "CTX_KEY", "destructure"]
