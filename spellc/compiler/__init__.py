@@ -24,6 +24,7 @@ from typing import Any, Callable, Optional
 from spell_runtime import support
 from spell_runtime.context import CTX_KEY
 from spell_runtime.data import (
+    RecurMarker,
     SpellFn,
     SpellMap,
     plist,
@@ -59,6 +60,7 @@ def _base_namespace() -> dict[str, Any]:
 
     ns: dict[str, Any] = {
         "_MISS": support.MISS, "_NOTHING": support.NOTHING, "_SpellFn": SpellFn, "_SpellError": SpellError,
+        "_SpellMap": SpellMap, "_RecurMarker": RecurMarker,
         "_miss": support.miss, "_ns_path": support.ns_path, "_ns_static": support.ns_static,
         "_rec": support.rec, "_unwind": support.unwind, "_merge_undo": support.merge_undo,
         "_apply": support.apply_fn, "_macro_call": support.macro_call, "_is_macro": support.check_macro,

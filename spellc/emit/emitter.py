@@ -205,7 +205,7 @@ class Emitter:
                 v = self.tmp("_v")
                 rv = self.tmp("_rv")
                 out.append(P.assign(v, value))
-                check = P.and_(P.is_not(P.name("_H"), P.const(None)),
+                check = P.and_(P.is_not(P.name("_H"), P.const(None)), self._maybe_marker(v),
                                P.is_not(P.walrus(rv, P.callname("_recur_of", P.name(v))), P.const(None)))
                 tail.uses_tuple_path = True
                 out.append(P.if_(check, [P.assign(tail.recur_tuple_var, P.name(rv)), ast.Continue()]))
@@ -218,7 +218,8 @@ class Emitter:
                 rv = self.tmp("_rv")
                 out.append(P.assign(v, value))
                 tail.uses_tuple_path = True
-                out.append(P.if_(P.is_not(P.walrus(rv, P.callname("_recur_of", P.name(v))), P.const(None)),
+                out.append(P.if_(P.and_(self._maybe_marker(v),
+                                        P.is_not(P.walrus(rv, P.callname("_recur_of", P.name(v))), P.const(None))),
                                  [P.assign(tail.recur_tuple_var, P.name(rv)), ast.Continue()]))
                 out.append(P.assign(tail.result_var, P.name(v)))
             else:
@@ -227,6 +228,12 @@ class Emitter:
         for s in out:
             P.stamp(s, pos)
         return out
+
+    @staticmethod
+    def _maybe_marker(v: str) -> ast.expr:
+        """Cheap pre-test before asking whether a value is a recur request: only maps can be."""
+        return P.or_(P.is_(P.callname("type", P.name(v)), P.name("_RecurMarker")),
+                     P.is_(P.callname("type", P.name(v)), P.name("_SpellMap")))
 
     # ------------------------------------------------------------------ combining sub-results
     def exprs_in_order(self, nodes: tuple[ir.Node, ...] | list[ir.Node], scope: Scope,
@@ -417,8 +424,6 @@ class Emitter:
             else:
                 body.extend(self.stmts(el, scope, info))
         if bare_ci is not None:
-            if n == 1:
-                return [P.assign(ci, P.const(0)), *body]
             return body
         if all(_cannot_fail(el) for el in node.body):
             return body
@@ -820,7 +825,10 @@ class Emitter:
             P.callname("_apply", P.name("D"), P.name(f), form_c, P.tuple_([P.name(a) for a in arg_names])))
         evals = [P.is_not(P.walrus(an, a.expr), P.name("_NOTHING")) for an, a in zip(arg_names, args)]
         if node.maybe_macro:
-            not_macro = P.not_(P.callname("_is_macro", P.walrus(f, head.expr)))
+            # A Spell function is never a macro: test for it first so the common case costs two type checks.
+            not_macro = P.or_(P.is_(P.callname("type", P.walrus(f, head.expr)), P.name("_SpellFn")),
+                              P.not_(P.and_(P.is_(P.callname("type", P.name(f)), P.name("_SpellMap")),
+                                            P.callname("_is_macro", P.name(f)))))
             cond = P.and_(not_macro, P.bitand(*evals)) if evals else not_macro
             mv = self.tmp("_mr")
             scope.used = True
