@@ -61,7 +61,17 @@ def eval_string(source: str, source_name: str = "<string>") -> Any:
             value, _ = run_form(D, form, source_name, source)
     except SpellError as e:
         raise _locate(e, source_name) from None
+    finally:
+        _close(D)
     return value
+
+
+def _close(D: dict[Any, Any]) -> None:
+    from spell_runtime.context import context_of
+
+    eff = context_of(D).effects
+    if eff is not None:
+        eff.close(wait=0)
 
 
 def spell_eval(form_or_text: Any, env: Any = None) -> SpellMap:
@@ -83,6 +93,8 @@ def spell_eval(form_or_text: Any, env: Any = None) -> SpellMap:
         value, _ = run_form(D, form)
     except SpellError as e:
         return error_result(e)
+    finally:
+        _close(D)
     from spell_runtime.context import snapshot
 
     return ok_result(value, snapshot(D))
