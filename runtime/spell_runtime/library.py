@@ -10,7 +10,7 @@ from importlib import import_module
 
 _MODULES = (
     "numbers", "numcoerce", "compare", "bitwise", "mathns", "strings", "regex",
-    "seqs", "colls", "types", "combinators", "exceptions", "quine", "evaluation",
+    "seqs", "colls", "types", "combinators", "exceptions", "printing", "quine", "evaluation",
 )
 
 _loaded = False
