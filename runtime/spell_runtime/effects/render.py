@@ -27,18 +27,18 @@ def string_literal(s: str) -> str:
     return '"' + "".join(_ESCAPES.get(c, c) for c in s) + '"'
 
 
-def _printer() -> Optional[Callable[[Any], str]]:
+def _printer(name: str) -> Optional[Callable[[Any], str]]:
     try:
         from .. import printer  # type: ignore[attr-defined,unused-ignore]
     except ImportError:
         return None
-    fn = getattr(printer, "pr_str", None)
+    fn = getattr(printer, name, None)
     return fn if callable(fn) else None
 
 
 def pr(v: Any) -> str:
     """``pr-str`` of ``v``."""
-    fn = _printer()
+    fn = _printer("pr_str")
     if fn is not None:
         return fn(v)
     return _fallback_pr(v)
@@ -50,9 +50,12 @@ def text(v: Any) -> str:
         return ""
     if type(v) is str:
         return v
+    fn = _printer("display_str")
+    if fn is not None:
+        return fn(v)
     if type(v) is Char:
-        return v.ch
-    return pr(v)
+        return str(v.ch)
+    return _fallback_pr(v)
 
 
 def _fallback_pr(v: Any) -> str:

@@ -13,7 +13,7 @@ import pytest
 from effects_support import field, keys
 from spell_runtime.data import Keyword, SpellFn, Symbol, spell_map, vec
 from spell_runtime.effects import EffectContext
-from spell_runtime.effects.io_proc import default_timeout, sort_lines
+from spell_runtime.effects.io_proc import default_timeout, shell_argv, sort_lines
 from spell_runtime.errors import SpellArgumentError
 
 Io = Callable[[str], Callable[..., Any]]
@@ -241,3 +241,14 @@ def test_sh_test_builds_a_spell_function(io: Io) -> None:
     assert output[0] is Symbol("str") and output[1:3] == ["COMMAND: ", "make test"]
     with pytest.raises(SpellArgumentError):
         io("sh-test")(5)
+
+
+def test_shell_argv_uses_shell_or_docker(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SPELL_DOCKER_CONTAINER", raising=False)
+    monkeypatch.setenv("SHELL", "/bin/sh")
+    assert shell_argv("ls") == ["/bin/sh", "-c", "ls"]
+    monkeypatch.delenv("SHELL")
+    assert shell_argv("ls") == ["bash", "-c", "ls"]
+    monkeypatch.setenv("SPELL_DOCKER_CONTAINER", "box")
+    monkeypatch.setenv("SPELL_DOCKER_WORKDIR", "/w")
+    assert shell_argv("ls") == ["docker", "exec", "-i", "-w", "/w", "box", "bash", "-c", "ls"]
