@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from spell_runtime.data import BigInt, Char, Keyword, Symbol, plist, spell_map, vec
 from spell_runtime.effects.render import _fallback_pr, pr, string_literal, text
 from spell_runtime.printer import pr_str
