@@ -8,7 +8,8 @@ compiler through these functions, which import it on first use.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 def compile_fn(fn: Any) -> Callable[..., Any]:

@@ -107,9 +107,10 @@ def not_callable_message(f: Any) -> str:
 
 def host_class_name(x: Any) -> str:
     """The Java class name the reference would report for ``x``."""
-    from .data.atoms import BigInt, Char, Float32, Pattern
     from decimal import Decimal
     from fractions import Fraction
+
+    from .data.atoms import BigInt, Char, Float32, Pattern
 
     t = type(x)
     names: dict[type, str] = {

@@ -17,13 +17,14 @@ runs on the success path.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from types import CodeType, TracebackType
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 from .context import CTX_KEY, Context, snapshot
 from .core.registry import EnvFn, info_of
 from .data.atoms import K_SPELL_EXCEPTION, Keyword, Symbol
-from .data.fn import RecurMarker, SpellFn, as_spell_fn, is_macro, is_spell_fn, macro_expander
+from .data.fn import RecurMarker, SpellFn, as_spell_fn, is_macro, is_spell_fn
 from .data.hashmap import SpellMap
 from .data.lookup import get
 from .data.plist import PList
@@ -452,3 +453,38 @@ def reopen(q: Any, extras: tuple[Any, ...], form: Any) -> PList:
     body = list(last[1])
     new_do = plist([*body, *extras])
     return plist([*items[:-1], plist([S_EVAL, new_do])])
+
+
+# --------------------------------------------------------------------------- the compiled modules' globals
+
+def compiled_namespace() -> dict[str, Any]:
+    """The names compiled modules use for runtime helpers (also what ``spellc build`` output imports).
+
+    Loading it loads the whole builtin library, since compiled code refers to builtins directly.
+    """
+    from .core import numbers as num
+    from .data.equality import spell_eq
+    from .data.fn import RecurMarker
+    from .data.hashmap import SpellMap as _SM
+    from .data.vector import vec
+    from .destructure import destructure
+    from .library import load
+
+    load()
+    return {
+        "_MISS": MISS, "_NOTHING": NOTHING, "_SpellFn": SpellFn, "_SpellError": SpellError,
+        "_SpellMap": _SM, "_RecurMarker": RecurMarker,
+        "_miss": miss, "_ns_path": ns_path, "_ns_static": ns_static,
+        "_rec": rec, "_unwind": unwind, "_merge_undo": merge_undo,
+        "_apply": apply_fn, "_macro_call": macro_call, "_is_macro": check_macro,
+        "_recur_of": recur_of, "_make_recur": make_recur, "_throw": throw,
+        "_throw_now": throw_now, "_fail": fail, "_fail_now": fail_now,
+        "_host_fail_now": host_fail_now, "_conv": conv, "_seq_fail": seq_fail,
+        "_fn_fail": fn_fail, "_caught": caught_value, "_reenter": reenter_failure_env,
+        "_drop": drop_binding, "_vec": vec, "_map_pairs": _SM.from_pairs, "_get": get,
+        "_destructure": destructure, "_loop_rebind": loop_rebind, "_for_items": for_items,
+        "_reopen": reopen, "_arity_text": arity_text, "_spell_eq": spell_eq,
+        "_op_add": num.add, "_op_sub": num.sub, "_op_mul": num.mul, "_op_lt": num.lt, "_op_gt": num.gt,
+        "_op_le": num.le, "_op_ge": num.ge, "_op_inc": num.inc, "_op_dec": num.dec, "_op_neg": num.neg,
+        "_op_zero": num.is_zero, "_op_pos": num.is_pos, "_op_negp": num.is_neg,
+    }

@@ -167,7 +167,7 @@ class Analyzer:
                 return Const(form, p, ctx, form)
             keys = tuple(form.keys())
             vals = tuple(self.analyze(v, Ctx.EXPR, None, frame, p) for v in form.values())
-            if all(type(n) is Const and n.value is v for n, v in zip(vals, form.values())):  # type: ignore[attr-defined]
+            if all(isinstance(n, Const) and n.value is v for n, v in zip(vals, form.values())):
                 return Const(form, p, ctx, form)
             return MapLit(form, p, ctx, keys, vals)
         if t is SpellSet:

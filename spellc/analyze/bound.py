@@ -18,7 +18,7 @@ that concerns them, so a changed set simply selects another cache entry.
 from __future__ import annotations
 
 import threading
-from typing import Iterable
+from collections.abc import Iterable
 
 from spell_runtime.core.registry import BUILTINS
 from spell_runtime.data import Symbol

@@ -19,12 +19,12 @@ from __future__ import annotations
 import ast
 import linecache
 import threading
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any, Optional
 
 from spell_runtime import support
 from spell_runtime.context import CTX_KEY
 from spell_runtime.data import (
-    RecurMarker,
     SpellFn,
     SpellMap,
     plist,
@@ -32,8 +32,6 @@ from spell_runtime.data import (
 )
 from spell_runtime.data.atoms import K_EXPANDER, Symbol
 from spell_runtime.data.fn import as_spell_fn, is_spell_fn
-from spell_runtime.data.lookup import get
-from spell_runtime.data.equality import spell_eq
 from spell_runtime.destructure import destructure
 from spell_runtime.errors import HostError, SpellError
 
@@ -53,42 +51,14 @@ _expander_cache: dict[int, tuple[Any, SpellFn]] = {}
 _source_counter = [0]
 
 
-def _base_namespace() -> dict[str, Any]:
-    from spell_runtime.core import numbers as num
-    from spell_runtime.core.registry import BUILTINS
-    from spell_runtime.data import Symbol as Sym
-
-    ns: dict[str, Any] = {
-        "_MISS": support.MISS, "_NOTHING": support.NOTHING, "_SpellFn": SpellFn, "_SpellError": SpellError,
-        "_SpellMap": SpellMap, "_RecurMarker": RecurMarker,
-        "_miss": support.miss, "_ns_path": support.ns_path, "_ns_static": support.ns_static,
-        "_rec": support.rec, "_unwind": support.unwind, "_merge_undo": support.merge_undo,
-        "_apply": support.apply_fn, "_macro_call": support.macro_call, "_is_macro": support.check_macro,
-        "_recur_of": support.recur_of, "_make_recur": support.make_recur, "_throw": support.throw,
-        "_throw_now": support.throw_now, "_fail": support.fail, "_fail_now": support.fail_now,
-        "_host_fail_now": support.host_fail_now, "_conv": support.conv, "_seq_fail": support.seq_fail,
-        "_fn_fail": support.fn_fail, "_caught": support.caught_value, "_reenter": support.reenter_failure_env,
-        "_drop": support.drop_binding, "_vec": vec, "_map_pairs": SpellMap.from_pairs, "_get": get,
-        "_destructure": destructure, "_loop_rebind": support.loop_rebind, "_for_items": support.for_items,
-        "_reopen": support.reopen, "_arity_text": support.arity_text, "_spell_eq": spell_eq,
-        "_op_add": num.add, "_op_sub": num.sub, "_op_mul": num.mul, "_op_lt": num.lt, "_op_gt": num.gt,
-        "_op_le": num.le, "_op_ge": num.ge, "_op_inc": num.inc, "_op_dec": num.dec, "_op_neg": num.neg,
-        "_op_zero": num.is_zero, "_op_pos": num.is_pos, "_op_negp": num.is_neg,
-    }
-    return ns
-
-
 _BASE: Optional[dict[str, Any]] = None
 
 
 def base_namespace() -> dict[str, Any]:
+    """The helpers every compiled module sees as globals (built once)."""
     global _BASE
     if _BASE is None:
-        from spell_runtime.library import load
-
-        load()
-
-        _BASE = _base_namespace()
+        _BASE = support.compiled_namespace()
     return _BASE
 
 

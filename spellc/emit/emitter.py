@@ -33,7 +33,6 @@ from spell_runtime.core.registry import info_of
 from spell_runtime.data import LONG_MAX, LONG_MIN, Keyword, Symbol
 
 from ..analyze import ir
-from ..analyze.ir import Ctx
 from . import pyast as P
 
 Pos = tuple[int, int, int, int]
@@ -151,43 +150,42 @@ class Emitter:
 
     def stmts(self, node: ir.Node, scope: Scope, info: FnInfo) -> list[ast.stmt]:
         """Emit for effect only."""
-        t = type(node)
-        if t in (ir.Const, ir.Local, ir.BuiltinRef, ir.Fn) or (t is ir.NsRef and node.has_static_root):  # type: ignore[attr-defined]
+        if isinstance(node, (ir.Const, ir.Local, ir.BuiltinRef, ir.Fn)) or (
+                isinstance(node, ir.NsRef) and node.has_static_root):
             return []
-        if t is ir.Seq:
-            return self.seq_stmts(node, scope, info, None)  # type: ignore[arg-type]
-        if t is ir.Let:
-            return self.let_stmts(node, scope, info, None)  # type: ignore[arg-type]
-        if t is ir.Try:
-            return self.try_stmts(node, scope, info, None)  # type: ignore[arg-type]
-        if t is ir.If:
-            return self.if_stmts(node, scope, info, None)  # type: ignore[arg-type]
-        if t is ir.Throw or t is ir.Fail:
+        if isinstance(node, ir.Seq):
+            return self.seq_stmts(node, scope, info, None)
+        if isinstance(node, ir.Let):
+            return self.let_stmts(node, scope, info, None)
+        if isinstance(node, ir.Try):
+            return self.try_stmts(node, scope, info, None)
+        if isinstance(node, ir.If):
+            return self.if_stmts(node, scope, info, None)
+        if isinstance(node, (ir.Throw, ir.Fail)):
             return self.raise_stmts(node, scope, info)
         res = self.expr(node, scope, info)
         out = list(res.stmts)
         e = res.expr
         if not isinstance(e, (ast.Name, ast.Constant)):
-            out.append(P.stamp(P.expr_stmt(e), node.pos))  # type: ignore[arg-type]
+            out.append(P.stamp(P.expr_stmt(e), node.pos))
         return out
 
     def tail_stmts(self, node: ir.Node, scope: Scope, tail: Tail, info: FnInfo) -> list[ast.stmt]:
         """Emit ``node`` in a tail position: its value leaves through ``tail``."""
-        t = type(node)
-        if t is ir.Seq:
-            return self.seq_stmts(node, scope, info, tail)  # type: ignore[arg-type]
-        if t is ir.Let:
-            return self.let_stmts(node, scope, info, tail)  # type: ignore[arg-type]
-        if t is ir.Try:
-            return self.try_stmts(node, scope, info, tail)  # type: ignore[arg-type]
-        if t is ir.If:
-            return self.if_stmts(node, scope, info, tail)  # type: ignore[arg-type]
-        if t is ir.Quine:
-            out = self.quine_bind(node, scope, info)  # type: ignore[arg-type]
-            return out + self.tail_stmts(node.last, scope, tail, info)  # type: ignore[attr-defined]
-        if t is ir.Recur and node.target is not None and self._recur_target_ok(node, tail):  # type: ignore[attr-defined]
-            return self.recur_jump(node, scope, info, tail)  # type: ignore[arg-type]
-        if t is ir.Throw or t is ir.Fail:
+        if isinstance(node, ir.Seq):
+            return self.seq_stmts(node, scope, info, tail)
+        if isinstance(node, ir.Let):
+            return self.let_stmts(node, scope, info, tail)
+        if isinstance(node, ir.Try):
+            return self.try_stmts(node, scope, info, tail)
+        if isinstance(node, ir.If):
+            return self.if_stmts(node, scope, info, tail)
+        if isinstance(node, ir.Quine):
+            out = self.quine_bind(node, scope, info)
+            return out + self.tail_stmts(node.last, scope, tail, info)
+        if isinstance(node, ir.Recur) and node.target is not None and self._recur_target_ok(node, tail):
+            return self.recur_jump(node, scope, info, tail)
+        if isinstance(node, (ir.Throw, ir.Fail)):
             return self.raise_stmts(node, scope, info)
         res = self.expr(node, scope, info)
         return res.stmts + self.deliver(res.expr, tail, _may_be_map(node), node.pos)
@@ -250,7 +248,7 @@ class Emitter:
             stmts.extend(r.stmts)
             if i < last_with_stmts and not isinstance(r.expr, (ast.Constant, ast.Name)):
                 t = self.tmp()
-                stmts.append(P.stamp(P.assign(t, r.expr), nodes[i].pos))  # type: ignore[arg-type]
+                stmts.append(P.stamp(P.assign(t, r.expr), nodes[i].pos))
                 exprs.append(P.name(t))
             else:
                 exprs.append(r.expr)
@@ -323,7 +321,7 @@ class Emitter:
     def e_Def(self, node: ir.Def, scope: Scope, info: FnInfo) -> Result:
         res = self.expr(node.value, scope, info)
         v = self.tmp()
-        stmts = res.stmts + [P.stamp(P.assign(v, res.expr), node.pos)]  # type: ignore[list-item]
+        stmts = res.stmts + [P.stamp(P.assign(v, res.expr), node.pos)]
         stmts += self.bind_def(node.sym, P.name(v), scope, node.pos)
         return Result(stmts, P.name(v))
 
@@ -334,7 +332,7 @@ class Emitter:
     def e_Throw(self, node: ir.Throw, scope: Scope, info: FnInfo) -> Result:
         res = self.expr(node.arg, scope, info)
         pos = self.call_pos(node.form, node.pos)
-        return Result(res.stmts, P.stamp(P.callname("_throw_now", res.expr, self.const(node.form)), pos))  # type: ignore[arg-type]
+        return Result(res.stmts, P.stamp(P.callname("_throw_now", res.expr, self.const(node.form)), pos))
 
     def e_Fail(self, node: ir.Fail, scope: Scope, info: FnInfo) -> Result:
         stmts, _ = self.exprs_in_order(node.pre, scope, info)
@@ -342,7 +340,7 @@ class Emitter:
 
     def raise_stmts(self, node: ir.Node, scope: Scope, info: FnInfo) -> list[ast.stmt]:
         if type(node) is ir.Throw:
-            res = self.expr(node.arg, scope, info)  # type: ignore[attr-defined]
+            res = self.expr(node.arg, scope, info)
             pos = self.call_pos(node.form, node.pos)
             r = P.raise_(P.callname("_throw", res.expr, self.const(node.form)))
             P.stamp(r, pos)
@@ -411,7 +409,7 @@ class Emitter:
         body: list[ast.stmt] = []
         for i, el in enumerate(node.body):
             if n > 1:
-                body.append(P.stamp(P.assign(ci, P.const(i)), el.pos))  # type: ignore[arg-type]
+                body.append(P.stamp(P.assign(ci, P.const(i)), el.pos))
             last = i == n - 1
             if not last:
                 body.extend(self.stmts(el, scope, info))
@@ -420,7 +418,7 @@ class Emitter:
             elif result_var:
                 res = self.expr(el, scope, info)
                 body.extend(res.stmts)
-                body.append(P.stamp(P.assign(result_var, res.expr), el.pos))  # type: ignore[arg-type]
+                body.append(P.stamp(P.assign(result_var, res.expr), el.pos))
             else:
                 body.extend(self.stmts(el, scope, info))
         if bare_ci is not None:
@@ -461,7 +459,7 @@ class Emitter:
             P.stamp_tree(st, pos)
             return [st]
         k, v = self.tmp("_bk"), self.tmp("_bv")
-        loop = ast.For(target=P.tuple_([P.store(k), P.store(v)]),  # type: ignore[list-item]
+        loop = ast.For(target=P.tuple_([P.store(k), P.store(v)]),
                        iter=P.callname("_destructure", self.const(pattern), value),
                        body=[P.assign_item(P.name("D"), P.name(k), P.name(v))], orelse=[])
         loop.target.ctx = ast.Store()  # type: ignore[attr-defined]
@@ -600,7 +598,7 @@ class Emitter:
             arity_fail = P.raise_(P.callname("_fail", P.callname("_arity_text", P.const(len(params)),
                                                                   P.callname("len", P.name(tail.recur_tuple_var))),
                                              self.const(body.form)))
-            unpack = [P.if_(P.compare(P.callname("len", P.name(tail.recur_tuple_var)), ast.NotEq(),
+            unpack: list[ast.stmt] = [P.if_(P.compare(P.callname("len", P.name(tail.recur_tuple_var)), ast.NotEq(),
                                       P.const(len(params))), [arity_fail])]
             if params:
                 tgt = ast.Tuple(elts=[P.store(p) for p in params], ctx=ast.Store())
@@ -649,11 +647,11 @@ class Emitter:
             if type(c) is ir.ForWhen:
                 res = self.expr(c.test, inner_scope, info)
                 return res.stmts + [P.if_(self.truth(res.expr, False), build(i + 1))]
-            out: list[ast.stmt] = []
+            lets: list[ast.stmt] = []
             for b in c.bindings:
                 res = self.expr(b.value, inner_scope, info)
-                out += res.stmts + self.bind_pattern(b.pattern, res.expr, node.pos)
-            return out + build(i + 1)
+                lets += res.stmts + self.bind_pattern(b.pattern, res.expr, node.pos)
+            return lets + build(i + 1)
 
         body = build(0)
         stmts = [P.assign(acc, P.list_([]))] + self._scope_frame(inner_scope, saves, restores, body, node.pos)
@@ -697,7 +695,7 @@ class Emitter:
         stmts, exprs = self.exprs_in_order(node.args, scope, info)
         pos = self.call_pos(node.form, node.pos)
         e = P.callname("_get", exprs[0], self.const(node.kw), *exprs[1:])
-        return Result(stmts, P.stamp(e, pos))  # type: ignore[arg-type]
+        return Result(stmts, P.stamp(e, pos))
 
     def e_BuiltinCall(self, node: ir.BuiltinCall, scope: Scope, info: FnInfo) -> Result:
         stmts, exprs = self.exprs_in_order(node.args, scope, info)
@@ -711,13 +709,13 @@ class Emitter:
             e = P.call(self.const(node.value.fn), P.name("D"), *exprs)
         else:
             e = P.call(self.const(node.value), *exprs)
-        return Result(stmts, P.stamp(e, pos))  # type: ignore[arg-type]
+        return Result(stmts, P.stamp(e, pos))
 
     def e_NativeOp(self, node: ir.NativeOp, scope: Scope, info: FnInfo) -> Result:
         stmts, exprs = self.exprs_in_order(node.args, scope, info)
         pos = self.call_pos(node.form, node.pos)
         e = self.native(node.op, exprs)
-        return Result(stmts, P.stamp(e, pos))  # type: ignore[arg-type]
+        return Result(stmts, P.stamp(e, pos))
 
     def _operand(self, e: ast.expr) -> tuple[ast.expr, ast.expr, Optional[Any]]:
         """(expression that evaluates it once into a temp, expression reading it, constant value or None)."""
@@ -749,16 +747,16 @@ class Emitter:
             return P.ifexp(P.and_(typecheck, rng), P.name(r), P.callname("_op_" + op, a, b))
         if op in ("lt", "gt", "le", "ge"):
             (ae, a, ac), (be, b, bc) = self._operand(args[0]), self._operand(args[1])
-            pyop = {"lt": ast.Lt(), "gt": ast.Gt(), "le": ast.LtE(), "ge": ast.GtE()}[op]
+            cmp: ast.cmpop = {"lt": ast.Lt(), "gt": ast.Gt(), "le": ast.LtE(), "ge": ast.GtE()}[op]
             checks = []
             if type(ac) is not int:
                 checks.append(P.is_(P.callname("type", ae), P.name("int")))
             if type(bc) is not int:
                 checks.append(P.is_(P.callname("type", be), P.name("int")))
             if not checks:
-                return P.compare(a, pyop, b)
+                return P.compare(a, cmp, b)
             typecheck = P.bitand(*checks) if len(checks) > 1 else checks[0]
-            return P.ifexp(typecheck, P.compare(a, pyop, b), P.callname("_op_" + op, a, b))
+            return P.ifexp(typecheck, P.compare(a, cmp, b), P.callname("_op_" + op, a, b))
         if op in ("eq", "ne"):
             e = self._eq(args[0], args[1])
             return P.not_(e) if op == "ne" else e
@@ -779,8 +777,8 @@ class Emitter:
             return P.callname("_op_neg", ae)
         if op in ("zero", "pos", "negp"):
             ae, a, ac = self._operand(args[0])
-            pyop = {"zero": ast.Eq(), "pos": ast.Gt(), "negp": ast.Lt()}[op]
-            return P.ifexp(P.is_(P.callname("type", ae), P.name("int")), P.compare(a, pyop, P.const(0)),
+            zcmp: ast.cmpop = {"zero": ast.Eq(), "pos": ast.Gt(), "negp": ast.Lt()}[op]
+            return P.ifexp(P.is_(P.callname("type", ae), P.name("int")), P.compare(a, zcmp, P.const(0)),
                            P.callname("_op_" + op, a))
         if op == "nil":
             return P.is_(args[0], P.const(None))
@@ -799,7 +797,7 @@ class Emitter:
 
     def _eq(self, x: ast.expr, y: ast.expr) -> ast.expr:
         (xe, xa, xc), (ye, ya, yc) = self._operand(x), self._operand(y)
-        for c, other_e in ((yc, xe), (xc, ye)):
+        for c in (yc, xc):
             if c is None and (isinstance(y, ast.Constant) if c is yc else isinstance(x, ast.Constant)):
                 return P.is_(xe, ye)
             if type(c) in (Keyword, Symbol, bool):
@@ -843,7 +841,7 @@ class Emitter:
         else:
             cond = P.bitand(P.is_not(P.walrus(f, head.expr), P.name("_NOTHING")), *evals)
             e = P.ifexp(cond, dispatch, P.const(None))
-        return Result([], P.stamp(e, pos))  # type: ignore[arg-type]
+        return Result([], P.stamp(e, pos))
 
     def _call_stmts(self, node: ir.Call, head: Result, args: list[Result], scope: Scope, pos: Pos,
                     f: str) -> Result:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import ast
-from typing import Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any, Optional, TypeVar
 
 Pos = tuple[int, int, int, int]
 
@@ -104,8 +105,8 @@ def expr_stmt(v: ast.expr) -> ast.Expr:
     return ast.Expr(value=v)
 
 
-def if_(test: ast.expr, body: list[ast.stmt], orelse: Optional[list[ast.stmt]] = None) -> ast.If:
-    return ast.If(test=test, body=body or [ast.Pass()], orelse=orelse or [])
+def if_(test: ast.expr, body: Sequence[ast.stmt], orelse: Optional[Sequence[ast.stmt]] = None) -> ast.If:
+    return ast.If(test=test, body=list(body) or [ast.Pass()], orelse=list(orelse or []))
 
 
 def raise_(exc: ast.expr) -> ast.Raise:
@@ -116,12 +117,12 @@ def ret(v: ast.expr) -> ast.Return:
     return ast.Return(value=v)
 
 
-def try_(body: list[ast.stmt], handler_name: str, handler_body: list[ast.stmt],
-         finalbody: Optional[list[ast.stmt]] = None, exc_type: str = "BaseException") -> ast.Try:
+def try_(body: Sequence[ast.stmt], handler_name: str, handler_body: Sequence[ast.stmt],
+         finalbody: Optional[Sequence[ast.stmt]] = None, exc_type: str = "BaseException") -> ast.Try:
     handlers = []
     if handler_body:
-        handlers = [ast.ExceptHandler(type=name(exc_type), name=handler_name, body=handler_body)]
-    return ast.Try(body=body or [ast.Pass()], handlers=handlers, orelse=[], finalbody=finalbody or [])
+        handlers = [ast.ExceptHandler(type=name(exc_type), name=handler_name, body=list(handler_body))]
+    return ast.Try(body=list(body) or [ast.Pass()], handlers=handlers, orelse=[], finalbody=list(finalbody or []))
 
 
 def while_true(body: list[ast.stmt]) -> ast.While:
@@ -138,7 +139,10 @@ def fndef(fname: str, params: list[str], body: list[ast.stmt]) -> ast.FunctionDe
     return ast.FunctionDef(name=fname, args=args, body=body or [ast.Pass()], decorator_list=[], returns=None)
 
 
-def stamp(node: ast.AST, pos: Optional[Pos]) -> ast.AST:
+A = TypeVar("A", bound=ast.AST)
+
+
+def stamp(node: A, pos: Optional[Pos]) -> A:
     """Give ``node`` (not its children) a source position, unless it has one."""
     if pos is None or not hasattr(node, "lineno") and not isinstance(node, (ast.expr, ast.stmt)):
         return node

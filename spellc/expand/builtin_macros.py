@@ -9,7 +9,8 @@ error is a result of evaluation, not of reading.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from spell_runtime.data import (
     EMPTY,

@@ -12,8 +12,9 @@ evaluates new code needs no compiler.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 from ..context import CTX_KEY, Context
 from ..data.atoms import K_EXPANDER, K_REF, K_SPELL_FUTURE, K_SPELL_MACRO, Symbol
@@ -113,7 +114,6 @@ def compmacro(*ms: Any) -> Any:
 @builtin("gensym", host="clojure.core/gensym")
 def gensym_builtin(prefix: Any = "G__") -> Symbol:
     from ..gensym import gensym
-
     from ..printer import display_str
 
     return gensym(display_str(prefix))

@@ -18,7 +18,8 @@ an arity range used only on the error path to tell an arity mistake from a
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable, Optional, TypeVar
+from collections.abc import Callable
+from typing import Any, Optional, TypeVar
 
 from ..data.atoms import Symbol
 from ..data.hashmap import SpellMap

@@ -1,13 +1,13 @@
 """Spell values in Python: see the module docstrings for the representation choices."""
 
 from .atoms import (
+    LONG_MAX,
+    LONG_MIN,
     BigInt,
     Char,
     Float32,
     HostObject,
     Keyword,
-    LONG_MAX,
-    LONG_MIN,
     Pattern,
     Symbol,
     keyword,

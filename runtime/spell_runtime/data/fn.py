@@ -18,12 +18,13 @@ A map written by hand with a truthy ``:spell/fn`` is a function too;
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any, Optional
 
-from .atoms import K_BODY, K_PARAMS, K_SPELL_FN, K_SPELL_MACRO, K_SPELL_RECUR, K_VALS, K_EXPANDER
+from .atoms import K_BODY, K_EXPANDER, K_PARAMS, K_SPELL_FN, K_SPELL_MACRO, K_SPELL_RECUR, K_VALS
 from .hashmap import SpellMap
 from .plist import EMPTY, PList
-from .vector import PVector, LineVector
+from .vector import LineVector, PVector
 
 
 def _count_of(params: Any) -> int:
