@@ -8,7 +8,8 @@ How the compiler/evaluator is meant to use this module (runtime.md §3, language
    how effects behave for that run. Close it when the run ends
    (``ctx.close()`` or ``with EffectContext() as ctx``): that stops background
    watchers and unregisters the run's member functions from the builtin
-   registry.
+   registry (a context that is merely dropped is unregistered when collected).
+   Keep the context alive while its maps are in use: members hold it weakly.
 2. ``effect_namespaces(ctx, names)`` gives the namespace maps for the profile's
    effect namespaces (``"io"``, ``"io-read"``, ``"io-write"``, ``"io-exec"``,
    ``"web"``, ``"globals"``; a ``"stdlib/"`` prefix is accepted). The maps are
@@ -35,12 +36,14 @@ from __future__ import annotations
 import inspect
 import os
 import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..core.registry import INFO, member, namespace
 from ..data.hashmap import SpellMap
+from ..errors import HostError
 from . import docs, io_fs, io_proc, io_read, io_watch, io_write, web
 from .globals import GlobalsStore
 from .web import SearchBackend
@@ -78,8 +81,10 @@ class EffectContext:
     _namespaces: dict[str, SpellMap] = field(default_factory=dict, repr=False)
     _members: list[Any] = field(default_factory=list, repr=False)
     _threads: list[threading.Thread] = field(default_factory=list, repr=False)
+    _registered: list[tuple[int, str]] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
+        weakref.finalize(self, _unregister, self._registered)
         if self.workspace is not None:
             root = os.path.realpath(self.workspace)
             if not os.path.isdir(root):
@@ -113,16 +118,19 @@ class EffectContext:
             self._threads.append(thread)
 
     def close(self, wait: float = 1.0) -> None:
-        """End the run's effects: stop watchers and unregister this context's members."""
+        """End the run's effects: stop watchers and unregister this context's members.
+
+        Unregistering also happens when an unclosed context is garbage-collected;
+        closing is still what stops background watchers promptly.
+        """
         self.stop_event.set()
         with self._lock:
             threads, self._threads = self._threads, []
-            members, self._members = self._members, []
             self._namespaces.clear()
+            _unregister(self._registered)
+            self._members = []
         for t in threads:
             t.join(wait)
-        for value in members:
-            INFO.pop(id(value), None)
 
     def __enter__(self) -> EffectContext:
         return self
@@ -145,17 +153,28 @@ class EffectContext:
             return self._namespaces.setdefault(short, built)
 
     def bind(self, spell_name: str, fn: Callable[..., Any], *, env: bool = False) -> Any:
-        """A registered member calling ``fn(ctx, ...)`` (``fn(ctx, D, ...)`` when ``env``) that counts as an effect."""
-        ctx = self
+        """A registered member calling ``fn(ctx, ...)`` (``fn(ctx, D, ...)`` when ``env``) that counts as an effect.
+
+        The member reaches the context through a weak reference: the builtin
+        registry keeps members alive, and a strong reference would keep every
+        run's context (and its globals) alive with them.
+        """
+        ref = weakref.ref(self)
+
+        def live() -> EffectContext:
+            ctx = ref()
+            if ctx is None:
+                raise HostError(f"{spell_name}: the run that provided this effect has ended")
+            ctx.note_effect()
+            return ctx
+
         if env:
             def call_env(D: Any, *args: Any) -> Any:
-                ctx.note_effect()
-                return fn(ctx, D, *args)
+                return fn(live(), D, *args)
             wrapper: Callable[..., Any] = call_env
         else:
             def call(*args: Any) -> Any:
-                ctx.note_effect()
-                return fn(ctx, *args)
+                return fn(live(), *args)
             wrapper = call
         params = list(inspect.signature(fn).parameters.values())[1:]
         wrapper.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
@@ -164,7 +183,17 @@ class EffectContext:
         value = member(spell_name, env=env)(wrapper)
         with self._lock:
             self._members.append(value)
+            self._registered.append((id(value), spell_name))
         return value
+
+
+def _unregister(registered: list[tuple[int, str]]) -> None:
+    """Drop a context's members from the builtin registry (on close, or when the context is collected)."""
+    for key, name in registered:
+        info = INFO.get(key)
+        if info is not None and info.name == name:
+            del INFO[key]
+    registered.clear()
 
 
 IO_READ = ("slurp", "slurp-bytes", "read-file", "read-lines", "grep", "glob", "git", "exists?", "directory?",

@@ -97,3 +97,18 @@ def test_every_effect_call_is_counted(tmp_path: Path) -> None:
 def test_arity_mistakes_surface_as_type_errors() -> None:
     with EffectContext() as ctx, pytest.raises(TypeError):
         ctx.namespace("io").get(K("read-file"))("a", 1, 2, None, 5)
+
+
+def test_dropped_context_is_unregistered_and_its_members_refuse() -> None:
+    import gc
+
+    from spell_runtime.errors import HostError
+
+    ctx = EffectContext()
+    fn = ctx.namespace("io").get(K("cwd"))
+    assert info_of(fn) is not None
+    del ctx
+    gc.collect()
+    assert info_of(fn) is None
+    with pytest.raises(HostError, match="io/cwd: the run that provided this effect has ended"):
+        fn()
