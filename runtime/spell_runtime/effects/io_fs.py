@@ -10,6 +10,7 @@ values, not envelopes (§1.6).
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from typing import TYPE_CHECKING, Any
@@ -165,7 +166,7 @@ def copy(ctx: EffectContext, src: Any, dest: Any) -> SpellMap:
         if not os.path.exists(real_src):
             return fail(f"Source not found: {src}")
         if os.path.isdir(real_src):
-            raise IsADirectoryError(21, "Is a directory", real_src)
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), real_src)
         with open(real_src, "rb") as f:
             write_atomic(real_dest, f, mode=os.stat(real_src).st_mode & 0o7777)
     except Exception as e:  # noqa: BLE001
@@ -189,7 +190,7 @@ def move(ctx: EffectContext, src: Any, dest: Any) -> SpellMap:
         try:
             os.replace(real_src, real_dest)
         except OSError as e:
-            if e.errno != 18:  # EXDEV: another file system
+            if e.errno != errno.EXDEV:  # only a move to another file system needs copying
                 raise
             import shutil
 

@@ -27,10 +27,10 @@ if TYPE_CHECKING:
 
 
 class PathRefused(Exception):
-    """A path that resolves outside the workspace; ``message`` is the envelope's ``:err``."""
+    """A path the workspace does not allow; ``message`` is the envelope's ``:err``."""
 
-    def __init__(self, path: str) -> None:
-        self.message = f"Path outside workspace: {path}"
+    def __init__(self, path: str, message: Optional[str] = None) -> None:
+        self.message = message if message is not None else f"Path outside workspace: {path}"
         super().__init__(self.message)
 
 
@@ -50,12 +50,16 @@ def resolve(ctx: EffectContext, path: str, *, follow: bool = True) -> str:
     root = ctx.workspace
     if root is None:
         return joined
-    if follow:
-        real = os.path.realpath(joined)
-    else:
-        parent, name = os.path.split(os.path.normpath(joined))
-        real = os.path.join(os.path.realpath(parent), name) if name not in ("", "..") else \
-            os.path.realpath(joined)
+    try:
+        if follow:
+            real = os.path.realpath(joined)
+        else:
+            parent, name = os.path.split(os.path.normpath(joined))
+            real = os.path.join(os.path.realpath(parent), name) if name not in ("", "..") else \
+                os.path.realpath(joined)
+    except (ValueError, OSError) as e:
+        # An unresolvable path (NUL byte, symlink loop) cannot be shown to lie inside.
+        raise PathRefused(path, f"Invalid path: {e}") from None
     if not within(root, real):
         raise PathRefused(path)
     return real

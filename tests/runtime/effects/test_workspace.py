@@ -119,3 +119,11 @@ def test_temp_files_are_made_inside(wio: Callable[[str], Member], layout: tuple[
 def test_workspace_must_be_a_directory(tmp_path: Path) -> None:
     with pytest.raises(ValueError):
         EffectContext(workspace=str(tmp_path / "nope"))
+
+
+def test_unresolvable_paths_fail_cleanly(wio: Callable[[str], Member], layout: tuple[Path, Path]) -> None:
+    root, _ = layout
+    assert field(wio("slurp")("a\0b"), "err") == "Invalid path: embedded null byte"
+    (root / "loop").symlink_to(root / "loop")
+    assert field(wio("slurp")("loop"), "err") == "Error reading file: loop (Too many levels of symbolic links)"
+    assert wio("exists?")("a\0b") is False
