@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from spell_runtime.data import Keyword, SpellMap, plist, spell_map, vec
 from spell_runtime.effects import EffectContext
 from spell_runtime.errors import SpellArgumentError
