@@ -68,8 +68,10 @@ def _register_source(filename: str, text: Optional[str]) -> None:
         linecache.cache[filename] = (len(text), None, lines, filename)
 
 
-def _exec_module(mod: ast.Module, emitter: Emitter, filename: str) -> dict[str, Any]:
-    code = compile(mod, filename, "exec")
+def _exec_module(mod: ast.Module, emitter: Emitter, filename: str, via_source: bool = False) -> dict[str, Any]:
+    """Compile and run a generated module; ``via_source`` goes through ``ast.unparse`` first (the
+    path ``spellc build`` takes), which the dual-path tests compare with the direct one."""
+    code = compile(ast.unparse(mod) if via_source else mod, filename, "exec")
     ns = dict(base_namespace())
     ns.update(emitter.consts)
     ns["_T"] = emitter.table
@@ -77,12 +79,15 @@ def _exec_module(mod: ast.Module, emitter: Emitter, filename: str) -> dict[str, 
     return ns
 
 
-def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[str] = None) -> Unit:
+def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[str] = None,
+                 via_source: bool = False) -> Unit:
     """The cached unit function for a top-level form."""
     from spell_runtime.printer import pr_str
 
     base_namespace()
     key_text = pr_str(form)
+    if via_source:
+        source_name += " (via source)"
     key = (key_text, source_name, bound.EPOCH[0])
     unit = _unit_cache.get(key)
     if unit is not None:
@@ -92,7 +97,7 @@ def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[
     mod = emitter.emit_unit(node)
     filename = source_name
     _register_source(filename, source_text)
-    ns = _exec_module(mod, emitter, filename)
+    ns = _exec_module(mod, emitter, filename, via_source)
     unit = ns["_unit"]
     with _lock:
         _unit_cache[(key_text, source_name, bound.EPOCH[0])] = unit
@@ -109,9 +114,9 @@ def python_source(form: Any) -> str:
 
 
 def run_form(D: dict[Any, Any], form: Any, source_name: str = "<spell>",
-             source_text: Optional[str] = None) -> tuple[Any, list[Any]]:
+             source_text: Optional[str] = None, via_source: bool = False) -> tuple[Any, list[Any]]:
     """Evaluate ``form`` in ``D``: (value, undo entries of the defs that escaped)."""
-    unit = compile_unit(form, source_name, source_text)
+    unit = compile_unit(form, source_name, source_text, via_source)
     undo: list[Any] = []
     return unit(D, undo), undo
 
