@@ -39,14 +39,16 @@ import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from ..core.registry import INFO, member, namespace
 from ..data.hashmap import SpellMap
 from ..errors import HostError
-from . import docs, io_fs, io_proc, io_read, io_watch, io_write, web
+from . import docs
 from .globals import GlobalsStore
-from .web import SearchBackend
+
+if TYPE_CHECKING:
+    from .web import SearchBackend
 
 MessageSender = Callable[[Any, Any, Any], None]
 """``send(handle, value, from)``: deliver a message to an agent (used by ``io/watch-send``)."""
@@ -202,22 +204,25 @@ IO_WRITE = ("write-file", "spit", "str-replace", "replace-lines", "mkdir", "mkdi
             "temp-file")
 IO_EXEC = ("sh", "sh-test", "exec", "watch-send")
 
-_IO_FUNCTIONS: dict[str, Callable[..., Any]] = {
-    "slurp": io_read.slurp, "slurp-bytes": io_read.slurp_bytes, "read-file": io_read.read_file,
-    "read-lines": io_read.read_lines, "write-file": io_write.write_file, "spit": io_write.spit,
-    "str-replace": io_write.str_replace, "replace-lines": io_write.replace_lines, "exists?": io_fs.exists,
-    "directory?": io_fs.is_directory, "ls": io_fs.ls, "mkdir": io_fs.mkdir, "mkdirs": io_fs.mkdirs,
-    "delete": io_fs.delete, "copy": io_fs.copy, "move": io_fs.move, "stat": io_fs.stat,
-    "temp-file": io_fs.temp_file, "cwd": io_fs.cwd, "env": io_fs.env, "sh": io_proc.sh,
-    "sh-test": io_proc.sh_test, "exec": io_proc.exec_argv, "grep": io_proc.grep, "glob": io_proc.glob,
-    "git": io_proc.git, "watch-send": io_watch.watch_send,
-}
+def _io_functions() -> dict[str, Callable[..., Any]]:
+    """The io/ implementations, imported on first use: most runs never build an io/ map."""
+    from . import io_fs, io_proc, io_read, io_watch, io_write
+
+    return {
+        "slurp": io_read.slurp, "slurp-bytes": io_read.slurp_bytes, "read-file": io_read.read_file,
+        "read-lines": io_read.read_lines, "write-file": io_write.write_file, "spit": io_write.spit,
+        "str-replace": io_write.str_replace, "replace-lines": io_write.replace_lines, "exists?": io_fs.exists,
+        "directory?": io_fs.is_directory, "ls": io_fs.ls, "mkdir": io_fs.mkdir, "mkdirs": io_fs.mkdirs,
+        "delete": io_fs.delete, "copy": io_fs.copy, "move": io_fs.move, "stat": io_fs.stat,
+        "temp-file": io_fs.temp_file, "cwd": io_fs.cwd, "env": io_fs.env, "sh": io_proc.sh,
+        "sh-test": io_proc.sh_test, "exec": io_proc.exec_argv, "grep": io_proc.grep, "glob": io_proc.glob,
+        "git": io_proc.git, "watch-send": io_watch.watch_send, "event-send": io_watch.event_send,
+    }
 
 
 def _io_members(ctx: EffectContext) -> dict[str, Any]:
-    members = {name: ctx.bind("io/" + name, fn) for name, fn in _IO_FUNCTIONS.items()}
-    members["event-send"] = ctx.bind("io/event-send", io_watch.event_send, env=True)
-    return members
+    functions = _io_functions()
+    return {name: ctx.bind("io/" + name, fn, env=name == "event-send") for name, fn in functions.items()}
 
 
 def _build_io(ctx: EffectContext, subset: Optional[tuple[str, ...]] = None, short: str = docs.IO_SHORT) -> SpellMap:
@@ -233,6 +238,8 @@ def _build_io(ctx: EffectContext, subset: Optional[tuple[str, ...]] = None, shor
 
 
 def _build_web(ctx: EffectContext) -> SpellMap:
+    from . import web
+
     members = {"search": ctx.bind("web/search", web.search), "fetch": ctx.bind("web/fetch", web.fetch),
                "config": ctx.bind("web/config", web.config)}
     return namespace(members, short_docs=docs.WEB_SHORT, guide=docs.WEB_GUIDE, detail=docs.WEB_DETAIL)

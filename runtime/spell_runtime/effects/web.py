@@ -34,7 +34,6 @@ from ..data.vector import vec
 from .args import NO_ARG, is_number, items_of, reject, require_map
 from .envelope import ABSENT, K_ERR, K_OK, K_OUT, K_STATUS, envelope, fail, ok
 from .render import pr, text
-from .web_html import html_to_text, looks_like_html
 
 if TYPE_CHECKING:
     from .context import EffectContext
@@ -166,6 +165,8 @@ def _fetch_with(backend: Keyword, url: str, cfg: SpellMap) -> Optional[SpellMap]
     if backend is Keyword("jina"):
         return http_get(JINA_PREFIX + url, cfg, "text/plain")[0]
     if backend is Keyword("raw"):
+        from .web_html import html_to_text, looks_like_html
+
         result, content_type = http_get(url, cfg, "text/html,application/xhtml+xml")
         body = result.get(K_OUT)
         if result.get(K_OK) is True and type(body) is str and looks_like_html(content_type, body):
