@@ -33,6 +33,8 @@ class SpellError(Exception):
     result: Any
     position: Optional[tuple[int, int, int, int]]
     source_name: Optional[str]
+    extra: dict[Any, Any]
+    """Further result-map keys (``:spell/recovery-phase``, ``:spell/completion-error``...)."""
 
     def __init__(self, message: str, expr: Any = None, *, thrown: Any = NO_VALUE, result: Any = None) -> None:
         super().__init__(message)
@@ -45,6 +47,7 @@ class SpellError(Exception):
         self.result = result
         self.position = None
         self.source_name = None
+        self.extra = {}
 
     def __str__(self) -> str:
         return self.message

@@ -39,6 +39,7 @@ def error_result(e: SpellError) -> SpellMap:
         pairs.append((K_THROWN, e.thrown))
     if e.result is not None:
         pairs.append((K_RESULT, e.result))
+    pairs.extend(e.extra.items())
     return SpellMap.from_pairs(pairs)
 
 

@@ -38,7 +38,7 @@ NOTHING: Any = object()
 
 K_THROWN_KEY = Keyword("thrown", "spell")
 K_RESULT = Keyword("result")
-K_RECOVERY = Keyword("recovery", "spell")
+K_RECOVERY = Keyword("recovery-phase", "spell")
 
 
 # --------------------------------------------------------------------------- lookups
@@ -303,6 +303,11 @@ def conv(e: BaseException, D: dict[Any, Any], table: dict[Any, Any]) -> BaseExce
     text = "Function call failed: %s: %s%s" % (display_str(head), host_message(e), _data_suffix(host_data(e)))
     result = e.result if isinstance(e, HostError) else None
     err = SpellError(text, form, result=result)
+    data = host_data(e)
+    if isinstance(data, SpellMap):
+        phase = data.get(K_RECOVERY)
+        if phase is not None:
+            err.extra[K_RECOVERY] = phase
     err.env = snapshot(D)
     if pos is not None and pos[0] is not None:
         err.position = (pos[0], pos[2] or 0, pos[1] or pos[0], pos[3] or 0)

@@ -50,13 +50,20 @@ def _eval(D: Any, v: Any) -> Any:
     try:
         return eval_form(D, v)
     except SpellError as e:
-        raise HostError(e.message, None, error_result(e)) from None
+        # runtime.md §6.1: the inner result names the whole evaluated form as its containing form, and
+        # the failure is marked as coming from the trailing expression.
+        e.containing_form = v
+        inner = error_result(e)
+        raise HostError(e.message, spell_map(K_RESULT, inner, K_PHASE, K_TRAILING), inner) from None
     finally:
         ctx.eval_depth -= 1
         ctx.builtins = saved
         ctx.gated = saved_gated
 
 
+K_RESULT = K_SPELL_MACRO.__class__("result")
+K_PHASE = K_SPELL_MACRO.__class__("recovery-phase", "spell")
+K_TRAILING = K_SPELL_MACRO.__class__("trailing-expression")
 EVAL = EnvFn(_eval, "eval")
 
 
