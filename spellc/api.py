@@ -8,36 +8,27 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from spell_runtime.context import Context, new_table
-from spell_runtime.core.evaluation import EVAL
-from spell_runtime.core.registry import BUILTINS
 from spell_runtime.data import SpellMap, Symbol
 from spell_runtime.data.positions import span_of
 from spell_runtime.errors import SpellError
 from spell_runtime.errors_result import error_result, ok_result
-from spell_runtime.support import set_recursion_limit
+from spell_runtime.program import close_env, fresh_env
 
 from .analyze import bound
 from .compiler import base_namespace, run_form
 from .reader import read_all, read_first
 
-S_EVAL = Symbol("eval")
 
+def new_env(env: Optional[dict[Any, Any]] = None, options: Optional[dict[str, Any]] = None,
+            **program_options: Any) -> dict[Any, Any]:
+    """A binding table for a fresh program (see ``spell_runtime.program.fresh_env``).
 
-def new_env(env: Optional[dict[Any, Any]] = None, options: Optional[dict[str, Any]] = None) -> dict[Any, Any]:
-    """A binding table for a fresh program: ``eval`` in the env plus ``env``'s bindings."""
+    Names bound by ``env`` are recorded as bound for the compiler's static builtin references.
+    """
     base_namespace()
-    set_recursion_limit()
-    from .effects_setup import configure_effects
-
-    ctx = Context(BUILTINS, options=dict(options or {}))
-    configure_effects(ctx)
-    D = new_table(ctx)
-    D[S_EVAL] = EVAL
     if env:
         bound.note_bound(k for k in env if type(k) is Symbol)
-        D.update(env)
-    return D
+    return fresh_env(env, options, **program_options)
 
 
 def _locate(e: SpellError, source_name: str) -> SpellError:
@@ -67,11 +58,7 @@ def eval_string(source: str, source_name: str = "<string>") -> Any:
 
 
 def _close(D: dict[Any, Any]) -> None:
-    from spell_runtime.context import context_of
-
-    eff = context_of(D).effects
-    if eff is not None:
-        eff.close(wait=0)
+    close_env(D)
 
 
 def spell_eval(form_or_text: Any, env: Any = None) -> SpellMap:

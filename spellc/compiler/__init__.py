@@ -113,6 +113,57 @@ def python_source(form: Any) -> str:
     return ast.unparse(mod)
 
 
+def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
+    """Python source of a module that evaluates ``forms`` like ``eval_string`` and imports only the runtime.
+
+    Running it prints the value; importing it computes ``value``.
+    """
+    from ..emit.constants import RUNTIME_IMPORTS, ConstantWriter
+
+    base_namespace()
+    emitter = Emitter()
+    units: list[ast.stmt] = []
+    for i, form in enumerate(forms):
+        node, _ = analyze_form(form)
+        units.append(emitter.unit_function(node, "_unit%d" % i))
+    writer = ConstantWriter()
+    consts = [ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=writer.expr(value))
+              for name, value in emitter.consts.items()]
+    table = ast.Dict(keys=[writer.expr(k) for k in emitter.table],
+                     values=[ast.Name(id=_const_name(emitter, f), ctx=ast.Load()) if _const_name(emitter, f)
+                             else writer.expr(f) for f in emitter.table.values()])
+    consts.append(ast.Assign(targets=[ast.Name(id="_T", ctx=ast.Store())], value=table))
+    mod = ast.Module(body=[*consts, *emitter.functions, *units], type_ignores=[])
+    ast.fix_missing_locations(mod)
+    unit_names = ", ".join("_unit%d" % i for i in range(len(forms)))
+    return "".join([
+        '"""Compiled from %s by spellc %s. Imports only the Spell runtime."""\n\n' % (source_name, COMPILER_VERSION),
+        RUNTIME_IMPORTS, "\n", ast.unparse(mod), "\n\n\n",
+        "def run():\n",
+        '    """Evaluate the program in a fresh environment and return its value."""\n',
+        "    from spell_runtime.program import fresh_env, close_env\n\n",
+        "    D = fresh_env()\n",
+        "    value = None\n",
+        "    try:\n",
+        "        for unit in (%s%s):\n" % (unit_names, "," if len(forms) == 1 else ""),
+        "            value = unit(D, [])\n",
+        "    finally:\n",
+        "        close_env(D)\n",
+        "    return value\n\n\n",
+        "value = run()\n\n",
+        'if __name__ == "__main__":\n',
+        "    from spell_runtime.printer import pr_str\n\n",
+        "    print(pr_str(value))\n",
+    ])
+
+
+def _const_name(emitter: Emitter, form: Any) -> Optional[str]:
+    for name, value in emitter.consts.items():
+        if value is form:
+            return name
+    return None
+
+
 def run_form(D: dict[Any, Any], form: Any, source_name: str = "<spell>",
              source_text: Optional[str] = None, via_source: bool = False) -> tuple[Any, list[Any]]:
     """Evaluate ``form`` in ``D``: (value, undo entries of the defs that escaped)."""

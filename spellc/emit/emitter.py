@@ -123,15 +123,20 @@ class Emitter:
     # ------------------------------------------------------------------ entry points
     def emit_unit(self, node: ir.Node, fname: str = "_unit") -> ast.Module:
         """``def _unit(D, _U): ...`` returning the form's value; ``_U`` collects escaping defs' undo entries."""
+        fn = self.unit_function(node, fname)
+        mod = ast.Module(body=[*self.functions, fn], type_ignores=[])
+        ast.fix_missing_locations(mod)
+        return mod
+
+    def unit_function(self, node: ir.Node, fname: str) -> ast.FunctionDef:
+        """The unit's function; the ``fn`` bodies it needs accumulate in ``self.functions``."""
         scope = Scope("_U", always_list=True)
         info = FnInfo(is_fn=False)
         body = self.tail_stmts(node, scope, Tail("return"), info)
         handler = [P.raise_(P.callname("_conv", P.name("_e"), P.name("D"), P.name("_T")))]
         fn = P.fndef(fname, ["D", "_U"], [P.try_(body, "_e", handler)])
         P.stamp(fn, node.pos or (1, 0, 1, 0))
-        mod = ast.Module(body=[*self.functions, fn], type_ignores=[])
-        ast.fix_missing_locations(mod)
-        return mod
+        return fn
 
     def emit_fn_module(self, fn_node: ir.Fn, fname: str = "_fnbody") -> ast.Module:
         """A module defining just the compiled body of one ``fn`` (for functions built from data)."""
