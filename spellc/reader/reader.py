@@ -37,7 +37,7 @@ from .errors import ReaderError, ReadFailure
 from .hosttext import host_text
 from .literals import char_from_token, read_regex, read_string
 from .numbers import read_number
-from .syntax_quote import QUOTE, UNQUOTE, UNQUOTE_SPLICING, syntax_quote
+from .syntax_quote import QUOTE, UNQUOTE, UNQUOTE_SPLICING, Budget, syntax_quote
 from .tokens import CURRENT_NS, interpret_token
 from .tokens import _cache as _token_cache
 
@@ -261,6 +261,7 @@ class _Reader:
         self.line_start = 0
         self.tracked = 0
         self.at = 0  # where the token being handled starts (for error positions)
+        self.budget = Budget()
 
     # -- positions ---------------------------------------------------------------------
     def loc(self, off: int) -> tuple[int, int]:
@@ -639,7 +640,7 @@ class _Reader:
                 raise ReadFailure("Metadata can only be applied to IMetas", self.pos)
             return value, span
         if kind == _W_SYNTAX_QUOTE:
-            form = syntax_quote(value)
+            form = syntax_quote(value, self.budget)
             _stamp(form, whole)
             return form, whole
         if kind == _W_TAG:

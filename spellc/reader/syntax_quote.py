@@ -123,8 +123,24 @@ def _wrap(form: Any, concat_args: list[Any]) -> Any:
     return plist((_APPLY, _VECTOR, body))
 
 
-def syntax_quote(form: Any) -> Any:
+class Budget:
+    """How many more expansion steps one read may spend on syntax-quote.
+
+    Nested syntax-quotes grow about five-fold per level (Clojure's too), so a
+    short text like ten backticks would otherwise run for minutes; the budget is
+    shared by all syntax-quotes of one read so no text can spend more than it.
+    """
+
+    __slots__ = ("left",)
+
+    def __init__(self, steps: int = 300_000) -> None:
+        self.left = steps
+
+
+def syntax_quote(form: Any, budget: Budget | None = None) -> Any:
     """The form Clojure's reader produces for `` `form ``."""
+    if budget is None:
+        budget = Budget()
     gensyms: dict[Symbol, Symbol] = {}
     results: list[Any] = []
     # Work items: (action, payload). Actions run in LIFO order.
@@ -166,8 +182,14 @@ def syntax_quote(form: Any) -> Any:
         results.append(_wrap(coll, args))
 
     work.append((expand, form))
+    left = budget.left
     while work:
+        left -= 1
+        if left < 0:
+            budget.left = 0
+            raise ReadFailure("Syntax-quote expansion too large")
         action, payload = work.pop()
         action(payload)
+    budget.left = left
     return results[0]
 
