@@ -303,6 +303,8 @@ def conv(e: BaseException, D: dict[Any, Any], table: dict[Any, Any]) -> BaseExce
     text = "Function call failed: %s: %s%s" % (display_str(head), host_message(e), _data_suffix(host_data(e)))
     result = e.result if isinstance(e, HostError) else None
     err = SpellError(text, form, result=result)
+    # Keep the host traceback: Python tracebacks then show the Spell line of the failing call too.
+    err.__traceback__ = e.__traceback__
     data = host_data(e)
     if isinstance(data, SpellMap):
         phase = data.get(K_RECOVERY)

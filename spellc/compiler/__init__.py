@@ -71,12 +71,36 @@ def _register_source(filename: str, text: Optional[str]) -> None:
 def _exec_module(mod: ast.Module, emitter: Emitter, filename: str, via_source: bool = False) -> dict[str, Any]:
     """Compile and run a generated module; ``via_source`` goes through ``ast.unparse`` first (the
     path ``spellc build`` takes), which the dual-path tests compare with the direct one."""
-    code = compile(ast.unparse(mod) if via_source else mod, filename, "exec")
+    table = emitter.table
+    if via_source:
+        source = ast.unparse(mod)
+        table = remap_positions(mod, source, table)
+        code = compile(source, filename, "exec")
+    else:
+        code = compile(mod, filename, "exec")
     ns = dict(base_namespace())
     ns.update(emitter.consts)
-    ns["_T"] = emitter.table
+    ns["_T"] = table
     exec(code, ns)
     return ns
+
+
+def remap_positions(mod: ast.Module, source: str, table: dict[Any, Any]) -> dict[Any, Any]:
+    """Re-key a position table for code compiled from ``ast.unparse`` text instead of the AST.
+
+    The unparsed source parses back to the same tree, so walking both trees in step pairs
+    each generated node with its position in the text.
+    """
+    out: dict[Any, Any] = {}
+    for a, b in zip(ast.walk(mod), ast.walk(ast.parse(source))):
+        if type(a) is not type(b):
+            break
+        if isinstance(a, (ast.expr, ast.stmt)):
+            key = (a.lineno, a.end_lineno, a.col_offset, a.end_col_offset)
+            form = table.get(key)
+            if form is not None:
+                out[(b.lineno, b.end_lineno, b.col_offset, b.end_col_offset)] = form
+    return out
 
 
 def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[str] = None,
@@ -129,16 +153,24 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     writer = ConstantWriter()
     consts = [ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=writer.expr(value))
               for name, value in emitter.consts.items()]
-    table = ast.Dict(keys=[writer.expr(k) for k in emitter.table],
-                     values=[ast.Name(id=_const_name(emitter, f), ctx=ast.Load()) if _const_name(emitter, f)
-                             else writer.expr(f) for f in emitter.table.values()])
-    consts.append(ast.Assign(targets=[ast.Name(id="_T", ctx=ast.Store())], value=table))
     mod = ast.Module(body=[*consts, *emitter.functions, *units], type_ignores=[])
     ast.fix_missing_locations(mod)
+    header = '"""Compiled from %s by spellc %s. Imports only the Spell runtime."""\n\n%s\n' % (
+        source_name, COMPILER_VERSION, RUNTIME_IMPORTS)
+    body = ast.unparse(mod)
+    # Host failures are attributed by position, so the table is keyed by positions in this very file.
+    offset = header.count("\n")
+    table = {(k[0] + offset, k[1] + offset, k[2], k[3]): form
+             for k, form in remap_positions(mod, body, emitter.table).items()}
+    table_mod = ast.Module(body=[ast.Assign(
+        targets=[ast.Name(id="_T", ctx=ast.Store())],
+        value=ast.Dict(keys=[writer.expr(k) for k in table],
+                       values=[ast.Name(id=n, ctx=ast.Load()) if (n := _const_name(emitter, f)) else writer.expr(f)
+                               for f in table.values()]))], type_ignores=[])
+    table_src = ast.unparse(ast.fix_missing_locations(table_mod))
     unit_names = ", ".join("_unit%d" % i for i in range(len(forms)))
     return "".join([
-        '"""Compiled from %s by spellc %s. Imports only the Spell runtime."""\n\n' % (source_name, COMPILER_VERSION),
-        RUNTIME_IMPORTS, "\n", ast.unparse(mod), "\n\n\n",
+        header, body, "\n\n", table_src, "\n\n\n",
         "def run():\n",
         '    """Evaluate the program in a fresh environment and return its value."""\n',
         "    from spell_runtime.program import fresh_env, close_env\n\n",
@@ -150,10 +182,17 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
         "    finally:\n",
         "        close_env(D)\n",
         "    return value\n\n\n",
-        "value = run()\n\n",
         'if __name__ == "__main__":\n',
+        "    import sys\n\n",
+        "    from spell_runtime.errors import SpellError\n",
         "    from spell_runtime.printer import pr_str\n\n",
-        "    print(pr_str(value))\n",
+        "    try:\n",
+        "        print(pr_str(run()))\n",
+        "    except SpellError as e:\n",
+        '        print("%%s: %%s" %% (%r, e), file=sys.stderr)\n' % source_name,
+        "        sys.exit(1)\n",
+        "else:\n",
+        "    value = run()\n",
     ])
 
 

@@ -747,7 +747,7 @@ class Emitter:
             if a_int and b_int:
                 return P.callname("_op_" + op, a, b)
             typecheck = P.bitand(*checks) if len(checks) > 1 else checks[0]
-            rng = ast.Compare(left=P.const(LONG_MIN), ops=[ast.LtE(), ast.LtE()],
+            rng = ast.Compare(left=_long_min(), ops=[ast.LtE(), ast.LtE()],
                               comparators=[P.walrus(r, ast.BinOp(left=a, op=pyop, right=b)), P.const(LONG_MAX)])
             return P.ifexp(P.and_(typecheck, rng), P.name(r), P.callname("_op_" + op, a, b))
         if op in ("lt", "gt", "le", "ge"):
@@ -774,7 +774,7 @@ class Emitter:
             bound_check = (P.compare(P.walrus(r, ast.BinOp(left=a, op=pyop, right=P.const(1))), ast.LtE(),
                                      P.const(LONG_MAX)) if op == "inc" else
                            P.compare(P.walrus(r, ast.BinOp(left=a, op=pyop, right=P.const(1))), ast.GtE(),
-                                     P.const(LONG_MIN)))
+                                     _long_min()))
             return P.ifexp(P.and_(P.is_(P.callname("type", ae), P.name("int")), bound_check), P.name(r),
                            P.callname("_op_" + op, a))
         if op == "neg":
@@ -883,6 +883,11 @@ class Emitter:
         else:
             out.extend(dispatch)
         return Result(out, P.name(r))
+
+
+def _long_min() -> ast.expr:
+    """-2**63 written as unparse/parse round-trips it (a negated literal), keeping both compile paths alike."""
+    return ast.UnaryOp(op=ast.USub(), operand=P.const(-LONG_MIN))
 
 
 def _cannot_fail(node: ir.Node) -> bool:

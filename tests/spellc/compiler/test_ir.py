@@ -1,0 +1,88 @@
+"""Every IR node kind is produced by the analyzer and is well formed."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Iterator
+
+import spellc
+from spell_runtime.data import Symbol
+from spellc.analyze import ir
+from spellc.analyze.analyzer import analyze_form
+
+CORPUS = [
+    "42", "x", "inc", "strings/trim", "my/thing", "[1 x]", "{:a x}", "(if x 1 2)", "(do 1 x)",
+    "(def y 1)", "(let [a 1 [b] [2]] (+ a b))", "(fn [n] (* n n))", "(quine q (count q))",
+    "(reopen '(quine c (eval (do 1))) (def z 2) (reopen-eval (+ 1 2)))",
+    "(loop [i 0] (if (< i 3) (recur (inc i)) i))", "(recur 1)",
+    "(for [a [1 2] :when (odd? a) :let [b a]] b)", "(try (throw 1) (catch e e))",
+    "(f 1 2)", "(conj [] 1)", "(+ 1 x)", "(:k {:k 1})", "(throw \"x\")", "(def)", "\\a",
+    "((fn [x] x) 1)", "(map inc [1])",
+]
+
+
+def walk(node: Any) -> Iterator[Any]:
+    yield node
+    if dataclasses.is_dataclass(node):
+        for f in dataclasses.fields(node):
+            value = getattr(node, f.name)
+            items = value if isinstance(value, tuple) else (value,)
+            for item in items:
+                if dataclasses.is_dataclass(item) and not isinstance(item, type):
+                    yield from walk(item)
+
+
+def nodes_of(src: str) -> list[Any]:
+    node, _ = analyze_form(spellc.read_string(src))
+    return [n for n in walk(node) if isinstance(n, ir.Node)]
+
+
+def test_every_node_kind_appears_and_is_well_formed() -> None:
+    seen: set[type] = set()
+    for src in CORPUS:
+        for n in nodes_of(src):
+            seen.add(type(n))
+            assert type(n) in ir.NODE_KINDS
+            assert isinstance(n.ctx, ir.Ctx)
+            assert n.pos is None or (len(n.pos) == 4 and all(isinstance(p, int) for p in n.pos))
+            with_frozen = dataclasses.fields(n)
+            assert with_frozen  # every node is a dataclass with fields
+            if isinstance(n, (ir.Local, ir.Global, ir.BuiltinRef)):
+                assert type(n.sym) is Symbol
+            if isinstance(n, ir.Seq):
+                assert len(n.body) == len(n.elems)
+            if isinstance(n, ir.If):
+                assert all(isinstance(x, ir.Node) for x in (n.test, n.then, n.else_))
+            if isinstance(n, ir.Recur):
+                assert n.target in (None, "loop", "fn")
+            if isinstance(n, ir.NativeOp):
+                assert n.args and all(isinstance(a, ir.Node) for a in n.args)
+    assert seen == set(ir.NODE_KINDS)
+
+
+def test_nodes_are_frozen() -> None:
+    node, _ = analyze_form(spellc.read_string("(+ 1 2)"))
+    try:
+        node.ctx = ir.Ctx.STMT  # type: ignore[misc]
+    except dataclasses.FrozenInstanceError:
+        return
+    raise AssertionError("IR nodes must be immutable")
+
+
+def test_contexts_follow_position() -> None:
+    node, _ = analyze_form(spellc.read_string("(do (f 1) (g 2))"))
+    assert isinstance(node, ir.Seq)
+    assert node.ctx is ir.Ctx.RETURN
+    assert node.body[0].ctx is ir.Ctx.STMT
+    assert node.body[1].ctx is ir.Ctx.RETURN
+    call = node.body[1]
+    assert isinstance(call, ir.Call) and call.args[0].ctx is ir.Ctx.EXPR
+
+
+def test_recur_targets() -> None:
+    loop = [n for n in nodes_of("(loop [i 0] (if i (recur 1) 2))") if isinstance(n, ir.Recur)]
+    assert [r.target for r in loop] == ["loop"]
+    not_tail = [n for n in nodes_of("(loop [i 0] (do (recur 1) 2))") if isinstance(n, ir.Recur)]
+    assert [r.target for r in not_tail] == [None]
+    in_fn = [n for n in nodes_of("(fn [a] (recur a))") if isinstance(n, ir.Recur)]
+    assert [r.target for r in in_fn] == ["fn"]
