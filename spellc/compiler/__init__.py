@@ -95,7 +95,7 @@ def remap_positions(mod: ast.Module, source: str, table: dict[Any, Any]) -> dict
     for a, b in zip(ast.walk(mod), ast.walk(ast.parse(source))):
         if type(a) is not type(b):
             break
-        if isinstance(a, (ast.expr, ast.stmt)):
+        if isinstance(a, (ast.expr, ast.stmt)) and isinstance(b, (ast.expr, ast.stmt)):
             key = (a.lineno, a.end_lineno, a.col_offset, a.end_col_offset)
             form = table.get(key)
             if form is not None:
