@@ -64,6 +64,12 @@ class SortedMap(SpellMap):
     _keys: tuple[Any, ...]
     _cmp: Comparator
 
+    def __init__(self, cmp: Optional[Comparator] = None) -> None:
+        """An empty sorted map ordered by ``cmp`` (default: ``compare``)."""
+        super().__init__()
+        self._keys = ()
+        self._cmp = cmp if cmp is not None else natural_compare()
+
     @staticmethod
     def _adopt(base: SpellMap, keys: tuple[Any, ...], cmp: Comparator) -> SortedMap:
         out = SortedMap.__new__(SortedMap)
@@ -71,11 +77,6 @@ class SortedMap(SpellMap):
         out._keys = keys
         out._cmp = cmp
         return out
-
-    @staticmethod
-    def empty(cmp: Optional[Comparator] = None) -> SortedMap:
-        """An empty sorted map ordered by ``cmp`` (default: ``compare``)."""
-        return SortedMap._adopt(SpellMap(), (), cmp if cmp is not None else natural_compare())
 
     @staticmethod
     def build(pairs: Iterable[tuple[Any, Any]], cmp: Optional[Comparator] = None) -> SortedMap:
@@ -88,7 +89,7 @@ class SortedMap(SpellMap):
             if comparator(keys[i - 1], keys[i]) == 0:
                 # Distinct keys the comparator calls equal (1 and 1.0): replay the
                 # writes in order so the first key and the last value win.
-                out = SortedMap.empty(comparator)
+                out = SortedMap(comparator)
                 for k, v in pairs:
                     out = out.assoc(k, v)
                 return out

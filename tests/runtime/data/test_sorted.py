@@ -70,6 +70,13 @@ def test_incomparable_keys_raise_the_comparator_error() -> None:
         sorted_map([(1, 1)]).assoc("x", 2)
 
 
+def test_direct_construction_gives_an_empty_sorted_map() -> None:
+    m = SortedMap()
+    assert len(m) == 0 and list(m.items()) == []
+    assert list(m.assoc(2, "b").assoc(1, "a").keys()) == [1, 2]
+    assert list(SortedMap(reverse_cmp).assoc(1, 1).assoc(2, 2).keys()) == [2, 1]
+
+
 def test_a_single_key_is_never_compared() -> None:
     assert len(sorted_map([(spell_map(A, 1), 1)])) == 1
 
