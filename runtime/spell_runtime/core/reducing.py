@@ -31,7 +31,6 @@ from .hostnames import class_name
 from .registry import builtin
 from .seqs import ABSENT, to_iter
 
-
 REDUCED_CLASS = "clojure.lang.Reduced"
 
 
