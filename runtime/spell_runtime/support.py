@@ -204,6 +204,14 @@ def recur_of(v: Any) -> Optional[tuple[Any, ...]]:
     return None
 
 
+def recur_again(code: Callable[..., Any], D: dict[Any, Any], head: Any, vals: tuple[Any, ...], arity: int,
+                form: Any) -> Any:
+    """Re-run a directly applied function with the values of a recur request it returned (§8.1 step 5)."""
+    if len(vals) != arity:
+        raise SpellError("Wrong number of args: expected %d, got %d" % (arity, len(vals)), form)
+    return code(D, head, *vals)
+
+
 def make_recur(vals: tuple[Any, ...]) -> RecurMarker:
     return RecurMarker(vals)
 
@@ -484,7 +492,7 @@ def compiled_namespace() -> dict[str, Any]:
         "_miss": miss, "_ns_path": ns_path, "_ns_static": ns_static,
         "_rec": rec, "_unwind": unwind, "_merge_undo": merge_undo,
         "_apply": apply_fn, "_macro_call": macro_call, "_is_macro": check_macro,
-        "_recur_of": recur_of, "_make_recur": make_recur, "_throw": throw,
+        "_recur_of": recur_of, "_make_recur": make_recur, "_recur_again": recur_again, "_throw": throw,
         "_throw_now": throw_now, "_fail": fail, "_fail_now": fail_now,
         "_host_fail_now": host_fail_now, "_conv": conv, "_seq_fail": seq_fail,
         "_fn_fail": fn_fail, "_caught": caught_value, "_reenter": reenter_failure_env,

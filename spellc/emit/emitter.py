@@ -66,6 +66,8 @@ class Tail:
     fn_form: Any = None
     uses_tuple_path: bool = False
     loop_scope: Optional[Scope] = None
+    jumps: bool = False
+    fn_name: str = ""
 
 
 @dataclass
@@ -124,9 +126,7 @@ class Emitter:
     def emit_unit(self, node: ir.Node, fname: str = "_unit") -> ast.Module:
         """``def _unit(D, _U): ...`` returning the form's value; ``_U`` collects escaping defs' undo entries."""
         fn = self.unit_function(node, fname)
-        mod = ast.Module(body=[*self.functions, fn], type_ignores=[])
-        ast.fix_missing_locations(mod)
-        return mod
+        return ast.Module(body=[*self.functions, fn], type_ignores=[])
 
     def unit_function(self, node: ir.Node, fname: str) -> ast.FunctionDef:
         """The unit's function; the ``fn`` bodies it needs accumulate in ``self.functions``."""
@@ -135,26 +135,27 @@ class Emitter:
         body = self.tail_stmts(node, scope, Tail("return"), info)
         handler = [P.raise_(P.callname("_conv", P.name("_e"), P.name("D"), P.name("_T")))]
         fn = P.fndef(fname, ["D", "_U"], [P.try_(body, "_e", handler)])
-        P.stamp(fn, node.pos or (1, 0, 1, 0))
         return fn
 
     def emit_fn_module(self, fn_node: ir.Fn, fname: str = "_fnbody") -> ast.Module:
         """A module defining just the compiled body of one ``fn`` (for functions built from data)."""
         assert fn_node.body is not None
         self.fn_body(fn_node.body, fn_node.pos, fname)
-        mod = ast.Module(body=list(self.functions), type_ignores=[])
-        ast.fix_missing_locations(mod)
-        return mod
+        return ast.Module(body=list(self.functions), type_ignores=[])
 
     # ------------------------------------------------------------------ dispatch
     def expr(self, node: ir.Node, scope: Scope, info: FnInfo) -> Result:
         method = getattr(self, "e_" + type(node).__name__)
-        res: Result = method(node, scope, info)
-        P.stamp(res.expr, node.pos)
+        with P.at(node.pos):
+            res: Result = method(node, scope, info)
         return res
 
     def stmts(self, node: ir.Node, scope: Scope, info: FnInfo) -> list[ast.stmt]:
         """Emit for effect only."""
+        with P.at(node.pos):
+            return self._stmts(node, scope, info)
+
+    def _stmts(self, node: ir.Node, scope: Scope, info: FnInfo) -> list[ast.stmt]:
         if isinstance(node, (ir.Const, ir.Local, ir.BuiltinRef, ir.Fn)) or (
                 isinstance(node, ir.NsRef) and node.has_static_root):
             return []
@@ -172,11 +173,15 @@ class Emitter:
         out = list(res.stmts)
         e = res.expr
         if not isinstance(e, (ast.Name, ast.Constant)):
-            out.append(P.stamp(P.expr_stmt(e), node.pos))
+            out.append(P.expr_stmt(e))
         return out
 
     def tail_stmts(self, node: ir.Node, scope: Scope, tail: Tail, info: FnInfo) -> list[ast.stmt]:
         """Emit ``node`` in a tail position: its value leaves through ``tail``."""
+        with P.at(node.pos):
+            return self._tail_stmts(node, scope, tail, info)
+
+    def _tail_stmts(self, node: ir.Node, scope: Scope, tail: Tail, info: FnInfo) -> list[ast.stmt]:
         if isinstance(node, ir.Seq):
             return self.seq_stmts(node, scope, info, tail)
         if isinstance(node, ir.Let):
@@ -210,8 +215,11 @@ class Emitter:
                 out.append(P.assign(v, value))
                 check = P.and_(P.is_not(P.name("_H"), P.const(None)), self._maybe_marker(v),
                                P.is_not(P.walrus(rv, P.callname("_recur_of", P.name(v))), P.const(None)))
-                tail.uses_tuple_path = True
-                out.append(P.if_(check, [P.assign(tail.recur_tuple_var, P.name(rv)), ast.Continue()]))
+                # A recur request that arrives as a value (Q17; rare) re-enters the function by a call
+                # rather than a loop, which keeps the common path free of loop bookkeeping.
+                again = P.callname("_recur_again", P.name(tail.fn_name), P.name("D"), P.name("_H"), P.name(rv),
+                                   P.const(tail.fn_arity), self.const(tail.fn_form))
+                out.append(P.if_(check, [P.ret(again)]))
                 out.append(P.ret(P.name(v)))
             else:
                 out.append(P.ret(value))
@@ -223,13 +231,11 @@ class Emitter:
                 tail.uses_tuple_path = True
                 out.append(P.if_(P.and_(self._maybe_marker(v),
                                         P.is_not(P.walrus(rv, P.callname("_recur_of", P.name(v))), P.const(None))),
-                                 [P.assign(tail.recur_tuple_var, P.name(rv)), ast.Continue()]))
+                                 [P.assign(tail.recur_tuple_var, P.name(rv)), P.cont()]))
                 out.append(P.assign(tail.result_var, P.name(v)))
             else:
                 out.append(P.assign(tail.result_var, value))
-            out.append(ast.Break())
-        for s in out:
-            P.stamp(s, pos)
+            out.append(P.brk())
         return out
 
     @staticmethod
@@ -253,7 +259,8 @@ class Emitter:
             stmts.extend(r.stmts)
             if i < last_with_stmts and not isinstance(r.expr, (ast.Constant, ast.Name)):
                 t = self.tmp()
-                stmts.append(P.stamp(P.assign(t, r.expr), nodes[i].pos))
+                with P.at(nodes[i].pos):
+                    stmts.append(P.assign(t, r.expr))
                 exprs.append(P.name(t))
             else:
                 exprs.append(r.expr)
@@ -319,14 +326,12 @@ class Emitter:
             P.assign(scope.undo, P.callname("_rec", P.name(scope.undo), P.name("D"), s)),
             P.assign_item(P.name("D"), s, value),
         ]
-        for st in out:
-            P.stamp(st, pos)
         return out
 
     def e_Def(self, node: ir.Def, scope: Scope, info: FnInfo) -> Result:
         res = self.expr(node.value, scope, info)
         v = self.tmp()
-        stmts = res.stmts + [P.stamp(P.assign(v, res.expr), node.pos)]
+        stmts = res.stmts + [P.assign(v, res.expr)]
         stmts += self.bind_def(node.sym, P.name(v), scope, node.pos)
         return Result(stmts, P.name(v))
 
@@ -336,8 +341,8 @@ class Emitter:
 
     def e_Throw(self, node: ir.Throw, scope: Scope, info: FnInfo) -> Result:
         res = self.expr(node.arg, scope, info)
-        pos = self.call_pos(node.form, node.pos)
-        return Result(res.stmts, P.stamp(P.callname("_throw_now", res.expr, self.const(node.form)), pos))
+        with P.at(self.call_pos(node.form, node.pos)):
+            return Result(res.stmts, P.callname("_throw_now", res.expr, self.const(node.form)))
 
     def e_Fail(self, node: ir.Fail, scope: Scope, info: FnInfo) -> Result:
         stmts, _ = self.exprs_in_order(node.pre, scope, info)
@@ -346,14 +351,12 @@ class Emitter:
     def raise_stmts(self, node: ir.Node, scope: Scope, info: FnInfo) -> list[ast.stmt]:
         if type(node) is ir.Throw:
             res = self.expr(node.arg, scope, info)
-            pos = self.call_pos(node.form, node.pos)
-            r = P.raise_(P.callname("_throw", res.expr, self.const(node.form)))
-            P.stamp(r, pos)
+            with P.at(self.call_pos(node.form, node.pos)):
+                r = P.raise_(P.callname("_throw", res.expr, self.const(node.form)))
             return res.stmts + [r]
         assert type(node) is ir.Fail
         stmts, _ = self.exprs_in_order(node.pre, scope, info)
         r = P.raise_(P.callname("_fail", P.const(node.message), self.const(node.form)))
-        P.stamp(r, node.pos)
         return stmts + [r]
 
     # ------------------------------------------------------------------ if
@@ -368,7 +371,6 @@ class Emitter:
         body = then.stmts + [P.assign(v, then.expr)]
         orelse = else_.stmts + [P.assign(v, else_.expr)]
         st = P.if_(cond, body, orelse)
-        P.stamp(st, node.pos)
         return Result(test.stmts + [st], P.name(v))
 
     def truth(self, e: ast.expr, known_bool: bool) -> ast.expr:
@@ -387,7 +389,6 @@ class Emitter:
             body = self.tail_stmts(node.then, scope, tail, info)
             orelse = self.tail_stmts(node.else_, scope, tail, info)
         st = P.if_(cond, body, orelse)
-        P.stamp(st, node.pos)
         return test.stmts + [st]
 
     # ------------------------------------------------------------------ sequences
@@ -414,7 +415,7 @@ class Emitter:
         body: list[ast.stmt] = []
         for i, el in enumerate(node.body):
             if n > 1:
-                body.append(P.stamp(P.assign(ci, P.const(i)), el.pos))
+                body.append(P.assign(ci, P.const(i)))
             last = i == n - 1
             if not last:
                 body.extend(self.stmts(el, scope, info))
@@ -423,7 +424,7 @@ class Emitter:
             elif result_var:
                 res = self.expr(el, scope, info)
                 body.extend(res.stmts)
-                body.append(P.stamp(P.assign(result_var, res.expr), el.pos))
+                body.append(P.assign(result_var, res.expr))
             else:
                 body.extend(self.stmts(el, scope, info))
         if bare_ci is not None:
@@ -435,9 +436,6 @@ class Emitter:
                                        self.const(node.elems), index))]
         prologue: list[ast.stmt] = [P.assign(ci, P.const(0))] if n > 1 else []
         st = P.try_(body, "_e", handler)
-        P.stamp(st, node.pos)
-        for p in prologue:
-            P.stamp(p, node.pos)
         return prologue + [st]
 
     # ------------------------------------------------------------------ binding scopes
@@ -453,22 +451,17 @@ class Emitter:
                                   [P.expr_stmt(P.call(P.attr(P.name("D"), "pop"), sc, P.const(None)))],
                                   [P.assign_item(P.name("D"), sc, P.name(o))]))
         restores.reverse()
-        for st in saves + restores:
-            P.stamp_tree(st, pos)
         return saves, restores
 
     def bind_pattern(self, pattern: Any, value: ast.expr, pos: Optional[Pos]) -> list[ast.stmt]:
         """Bind a destructuring pattern (plain symbols directly, others through ``destructure``)."""
         if type(pattern) is Symbol:
             st = P.assign_item(P.name("D"), self.const(pattern), value)
-            P.stamp_tree(st, pos)
             return [st]
         k, v = self.tmp("_bk"), self.tmp("_bv")
-        loop = ast.For(target=P.tuple_([P.store(k), P.store(v)]),
+        loop = P.node(ast.For(target=P.node(ast.Tuple(elts=[P.store(k), P.store(v)], ctx=ast.Store())),
                        iter=P.callname("_destructure", self.const(pattern), value),
-                       body=[P.assign_item(P.name("D"), P.name(k), P.name(v))], orelse=[])
-        loop.target.ctx = ast.Store()  # type: ignore[attr-defined]
-        P.stamp_tree(loop, pos)
+                              body=[P.assign_item(P.name("D"), P.name(k), P.name(v))], orelse=[]))
         return [loop]
 
     def _scope_frame(self, scope: Scope, saves: list[ast.stmt], restores: list[ast.stmt], body: list[ast.stmt],
@@ -482,9 +475,6 @@ class Emitter:
         fin.extend(restores)
         handler = [P.raise_(P.callname(handler_fn, P.name("_e"), P.name("D"), P.name("_T")))]
         st = P.try_(body, "_e", handler, fin)
-        P.stamp_tree(st, pos)
-        for p in pre:
-            P.stamp_tree(p, pos)
         return pre + [st]
 
     def e_Let(self, node: ir.Let, scope: Scope, info: FnInfo) -> Result:
@@ -541,12 +531,7 @@ class Emitter:
             top.extend(direct)
         loop = P.while_true(top + body_stmts)
         # the saved outer values are what a pattern without a recur value falls back to
-        saved_vals = []
-        for st in saves:
-            saved_vals.append(st)
         out = self._scope_frame(scope, saves, restores, [loop], node.pos)
-        for st in pre:
-            P.stamp_tree(st, node.pos)
         return pre + out
 
     def recur_jump(self, node: ir.Recur, scope: Scope, info: FnInfo, tail: Tail) -> list[ast.stmt]:
@@ -560,7 +545,7 @@ class Emitter:
             else:
                 tail.uses_tuple_path = True
                 out.append(P.assign(tail.recur_tuple_var, P.tuple_(exprs)))
-            out.append(ast.Continue())
+            out.append(P.cont())
         else:
             if len(exprs) != tail.fn_arity:
                 marker = P.callname("_make_recur", P.tuple_(exprs))
@@ -571,10 +556,9 @@ class Emitter:
                 temps = [self.tmp() for _ in exprs]
                 out += [P.assign(t, e) for t, e in zip(temps, exprs)]
                 marker = P.callname("_make_recur", P.tuple_([P.name(t) for t in temps]))
-                rebind = [P.assign(vn, P.name(t)) for vn, t in zip(tail.recur_vars, temps)] + [ast.Continue()]
+                rebind = [P.assign(vn, P.name(t)) for vn, t in zip(tail.recur_vars, temps)] + [P.cont()]
+                tail.jumps = True
                 out.append(P.if_(P.is_(P.name("_H"), P.const(None)), [P.ret(marker)], rebind))
-        for st in out:
-            P.stamp_tree(st, node.pos)
         return out
 
     def e_Recur(self, node: ir.Recur, scope: Scope, info: FnInfo) -> Result:
@@ -587,7 +571,7 @@ class Emitter:
         scope = Scope(self.tmp("_u"))
         info = FnInfo(is_fn=True)
         tail = Tail("return", recur_vars=params, recur_tuple_var=self.tmp("_rt"), fn_arity=len(params),
-                    fn_form=body.form)
+                    fn_form=body.form, fn_name=fname)
         ci = self.tmp("_ci")
         body_stmts = self.seq_stmts(body.body, scope, info, tail, bare_ci=ci)
         saves, restores = self._saves(body.syms, pos)
@@ -598,7 +582,7 @@ class Emitter:
         bind: list[ast.stmt] = []
         for pat, pn in zip(body.params, params):
             bind.extend(self.bind_pattern(pat, P.name(pn), pos))
-        has_jump = _has_continue(body_stmts)
+        has_jump = tail.jumps
         if tail.uses_tuple_path:
             arity_fail = P.raise_(P.callname("_fail", P.callname("_arity_text", P.const(len(params)),
                                                                   P.callname("len", P.name(tail.recur_tuple_var))),
@@ -606,8 +590,8 @@ class Emitter:
             unpack: list[ast.stmt] = [P.if_(P.compare(P.callname("len", P.name(tail.recur_tuple_var)), ast.NotEq(),
                                       P.const(len(params))), [arity_fail])]
             if params:
-                tgt = ast.Tuple(elts=[P.store(p) for p in params], ctx=ast.Store())
-                unpack.append(ast.Assign(targets=[tgt], value=P.name(tail.recur_tuple_var)))
+                tgt = P.node(ast.Tuple(elts=[P.store(p) for p in params], ctx=ast.Store()))
+                unpack.append(P.node(ast.Assign(targets=[tgt], value=P.name(tail.recur_tuple_var))))
             unpack.append(P.assign(tail.recur_tuple_var, P.const(None)))
             top.append(P.if_(P.is_not(P.name(tail.recur_tuple_var), P.const(None)), unpack))
         top.extend(bind)
@@ -626,7 +610,6 @@ class Emitter:
         handler = [P.raise_(P.callname("_fn_fail", P.name("_e"), P.name("D"), P.name("_T"), P.name("_H"),
                                        self.const(body.body.elems), P.name(ci)))]
         fn = P.fndef(fname, ["D", "_H", *params], pre + [P.try_(main, "_e", handler, fin)])
-        P.stamp_tree(fn, pos or (1, 0, 1, 0))
         self.functions.append(fn)
 
     # ------------------------------------------------------------------ for
@@ -660,8 +643,6 @@ class Emitter:
 
         body = build(0)
         stmts = [P.assign(acc, P.list_([]))] + self._scope_frame(inner_scope, saves, restores, body, node.pos)
-        for st in stmts:
-            P.stamp_tree(st, node.pos)
         return Result(stmts, P.callname("_vec", P.name(acc)))
 
     # ------------------------------------------------------------------ try / catch
@@ -692,19 +673,21 @@ class Emitter:
         elif result_var:
             handler.append(P.assign(result_var, P.name(hv)))
         st = P.try_(body, err, handler, exc_type="_SpellError")
-        P.stamp_tree(st, node.pos)
         return [st]
 
     # ------------------------------------------------------------------ calls
     def e_KeywordCall(self, node: ir.KeywordCall, scope: Scope, info: FnInfo) -> Result:
         stmts, exprs = self.exprs_in_order(node.args, scope, info)
-        pos = self.call_pos(node.form, node.pos)
-        e = P.callname("_get", exprs[0], self.const(node.kw), *exprs[1:])
-        return Result(stmts, P.stamp(e, pos))
+        with P.at(self.call_pos(node.form, node.pos)):
+            e = P.callname("_get", exprs[0], self.const(node.kw), *exprs[1:])
+        return Result(stmts, e)
 
     def e_BuiltinCall(self, node: ir.BuiltinCall, scope: Scope, info: FnInfo) -> Result:
         stmts, exprs = self.exprs_in_order(node.args, scope, info)
-        pos = self.call_pos(node.form, node.pos)
+        with P.at(self.call_pos(node.form, node.pos)):
+            return Result(stmts, self._builtin_call(node, exprs))
+
+    def _builtin_call(self, node: ir.BuiltinCall, exprs: list[ast.expr]) -> ast.expr:
         binfo = info_of(node.value)
         n = len(exprs)
         if binfo is not None and (n < binfo.min_args or (binfo.max_args is not None and n > binfo.max_args)):
@@ -714,13 +697,12 @@ class Emitter:
             e = P.call(self.const(node.value.fn), P.name("D"), *exprs)
         else:
             e = P.call(self.const(node.value), *exprs)
-        return Result(stmts, P.stamp(e, pos))
+        return e
 
     def e_NativeOp(self, node: ir.NativeOp, scope: Scope, info: FnInfo) -> Result:
         stmts, exprs = self.exprs_in_order(node.args, scope, info)
-        pos = self.call_pos(node.form, node.pos)
-        e = self.native(node.op, exprs)
-        return Result(stmts, P.stamp(e, pos))
+        with P.at(self.call_pos(node.form, node.pos)):
+            return Result(stmts, self.native(node.op, exprs))
 
     def _operand(self, e: ast.expr) -> tuple[ast.expr, ast.expr, Optional[Any]]:
         """(expression that evaluates it once into a temp, expression reading it, constant value or None)."""
@@ -747,8 +729,7 @@ class Emitter:
             if a_int and b_int:
                 return P.callname("_op_" + op, a, b)
             typecheck = P.bitand(*checks) if len(checks) > 1 else checks[0]
-            rng = ast.Compare(left=_long_min(), ops=[ast.LtE(), ast.LtE()],
-                              comparators=[P.walrus(r, ast.BinOp(left=a, op=pyop, right=b)), P.const(LONG_MAX)])
+            rng = P.chain(_long_min(), [ast.LtE(), ast.LtE()], [P.walrus(r, P.binop(a, pyop, b)), P.const(LONG_MAX)])
             return P.ifexp(P.and_(typecheck, rng), P.name(r), P.callname("_op_" + op, a, b))
         if op in ("lt", "gt", "le", "ge"):
             (ae, a, ac), (be, b, bc) = self._operand(args[0]), self._operand(args[1])
@@ -771,9 +752,9 @@ class Emitter:
             if type(ac) is int:
                 return P.callname("_op_" + op, a)
             pyop = ast.Add() if op == "inc" else ast.Sub()
-            bound_check = (P.compare(P.walrus(r, ast.BinOp(left=a, op=pyop, right=P.const(1))), ast.LtE(),
+            bound_check = (P.compare(P.walrus(r, P.binop(a, pyop, P.const(1))), ast.LtE(),
                                      P.const(LONG_MAX)) if op == "inc" else
-                           P.compare(P.walrus(r, ast.BinOp(left=a, op=pyop, right=P.const(1))), ast.GtE(),
+                           P.compare(P.walrus(r, P.binop(a, pyop, P.const(1))), ast.GtE(),
                                      _long_min()))
             return P.ifexp(P.and_(P.is_(P.callname("type", ae), P.name("int")), bound_check), P.name(r),
                            P.callname("_op_" + op, a))
@@ -814,6 +795,10 @@ class Emitter:
         head = self.expr(node.head, scope, info)
         args = [self.expr(a, scope, info) for a in node.args]
         pos = self.call_pos(node.form, node.pos)
+        with P.at(pos):
+            return self._call_expr(node, head, args, scope, pos)
+
+    def _call_expr(self, node: ir.Call, head: Result, args: list[Result], scope: Scope, pos: Pos) -> Result:
         n = len(args)
         form_c = self.const(node.form)
         head_form_c = self.const(node.form.first)
@@ -846,7 +831,7 @@ class Emitter:
         else:
             cond = P.bitand(P.is_not(P.walrus(f, head.expr), P.name("_NOTHING")), *evals)
             e = P.ifexp(cond, dispatch, P.const(None))
-        return Result([], P.stamp(e, pos))
+        return Result([], e)
 
     def _call_stmts(self, node: ir.Call, head: Result, args: list[Result], scope: Scope, pos: Pos,
                     f: str) -> Result:
@@ -865,8 +850,6 @@ class Emitter:
                                        *[P.name(a) for a in arg_names]))
         call_slow = P.assign(r, P.callname("_apply", P.name("D"), P.name(f), form_c,
                                            P.tuple_([P.name(a) for a in arg_names])))
-        P.stamp_tree(call_fast, pos)
-        P.stamp_tree(call_slow, pos)
         dispatch = arg_stmts + [P.if_(P.and_(P.is_(P.callname("type", P.name(f)), P.name("_SpellFn")),
                                              P.compare(P.attr(P.name(f), "arity"), ast.Eq(), P.const(n))),
                                       [call_fast], [call_slow])]
@@ -878,7 +861,6 @@ class Emitter:
                      P.assign(scope.undo, P.callname("_merge_undo", P.name(scope.undo),
                                                      P.subscript(P.name(mv), P.const(1)))),
                      P.assign(r, P.subscript(P.name(mv), P.const(0)))]
-            P.stamp_tree(macro[0], pos)
             out.append(P.if_(P.callname("_is_macro", P.name(f)), macro, dispatch))
         else:
             out.extend(dispatch)
@@ -887,7 +869,7 @@ class Emitter:
 
 def _long_min() -> ast.expr:
     """-2**63 written as unparse/parse round-trips it (a negated literal), keeping both compile paths alike."""
-    return ast.UnaryOp(op=ast.USub(), operand=P.const(-LONG_MIN))
+    return P.neg(P.const(-LONG_MIN))
 
 
 def _cannot_fail(node: ir.Node) -> bool:
@@ -907,14 +889,6 @@ def _may_be_map(node: ir.Node) -> bool:
     if t is ir.BuiltinCall:
         return not node.sym.name.endswith("?")  # type: ignore[attr-defined]
     return True
-
-
-def _has_continue(stmts: list[ast.stmt]) -> bool:
-    for st in stmts:
-        for n in ast.walk(st):
-            if isinstance(n, ast.Continue):
-                return True
-    return False
 
 
 __all__ = ["Emitter", "Result", "Decimal", "Fraction"]

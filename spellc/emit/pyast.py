@@ -8,21 +8,74 @@ from typing import Any, Optional, TypeVar
 
 Pos = tuple[int, int, int, int]
 
+# Every node is positioned when it is made, from this stack (the emitter pushes the position
+# of the Spell form it is emitting). Walking finished trees to fill positions in
+# (``ast.fix_missing_locations``) cost more than the rest of code generation together.
+# The compiler driver holds a lock while emitting, so one module-level stack suffices.
+_STACK: list[Pos] = [(1, 0, 1, 0)]
+
+N = TypeVar("N", bound=ast.AST)
+
+
+def _s(node: N) -> N:
+    node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = _STACK[-1]  # type: ignore[attr-defined]
+    return node
+
+
+class at:
+    """``with at(pos):`` — nodes made inside take ``pos`` (None keeps the current position)."""
+
+    __slots__ = ("pos",)
+
+    def __init__(self, pos: Optional[Pos]) -> None:
+        self.pos = pos
+
+    def __enter__(self) -> None:
+        _STACK.append(self.pos if self.pos is not None else _STACK[-1])
+
+    def __exit__(self, *exc: object) -> None:
+        _STACK.pop()
+
+
+def node(n: N) -> N:
+    """Position a node built directly with ``ast``."""
+    return _s(n)
+
+
+def cont() -> ast.Continue:
+    return _s(ast.Continue())
+
+
+def brk() -> ast.Break:
+    return _s(ast.Break())
+
+
+def binop(a: ast.expr, op: ast.operator, b: ast.expr) -> ast.BinOp:
+    return _s(ast.BinOp(left=a, op=op, right=b))
+
+
+def neg(a: ast.expr) -> ast.UnaryOp:
+    return _s(ast.UnaryOp(op=ast.USub(), operand=a))
+
+
+def chain(left: ast.expr, ops: list[ast.cmpop], comparators: list[ast.expr]) -> ast.Compare:
+    return _s(ast.Compare(left=left, ops=ops, comparators=comparators))
+
 
 def name(n: str) -> ast.Name:
-    return ast.Name(id=n, ctx=ast.Load())
+    return _s(ast.Name(id=n, ctx=ast.Load()))
 
 
 def store(n: str) -> ast.Name:
-    return ast.Name(id=n, ctx=ast.Store())
+    return _s(ast.Name(id=n, ctx=ast.Store()))
 
 
 def const(v: Any) -> ast.Constant:
-    return ast.Constant(value=v)
+    return _s(ast.Constant(value=v))
 
 
 def call(func: ast.expr, *args: ast.expr) -> ast.Call:
-    return ast.Call(func=func, args=list(args), keywords=[])
+    return _s(ast.Call(func=func, args=list(args), keywords=[]))
 
 
 def callname(fn: str, *args: ast.expr) -> ast.Call:
@@ -30,137 +83,120 @@ def callname(fn: str, *args: ast.expr) -> ast.Call:
 
 
 def attr(obj: ast.expr, a: str) -> ast.Attribute:
-    return ast.Attribute(value=obj, attr=a, ctx=ast.Load())
+    return _s(ast.Attribute(value=obj, attr=a, ctx=ast.Load()))
 
 
 def subscript(obj: ast.expr, key: ast.expr) -> ast.Subscript:
-    return ast.Subscript(value=obj, slice=key, ctx=ast.Load())
+    return _s(ast.Subscript(value=obj, slice=key, ctx=ast.Load()))
 
 
 def subscript_store(obj: ast.expr, key: ast.expr) -> ast.Subscript:
-    return ast.Subscript(value=obj, slice=key, ctx=ast.Store())
+    return _s(ast.Subscript(value=obj, slice=key, ctx=ast.Store()))
 
 
 def assign(target: str, value: ast.expr) -> ast.Assign:
-    return ast.Assign(targets=[store(target)], value=value)
+    return _s(ast.Assign(targets=[store(target)], value=value))
 
 
 def assign_item(obj: ast.expr, key: ast.expr, value: ast.expr) -> ast.Assign:
-    return ast.Assign(targets=[subscript_store(obj, key)], value=value)
+    return _s(ast.Assign(targets=[subscript_store(obj, key)], value=value))
 
 
 def walrus(target: str, value: ast.expr) -> ast.NamedExpr:
-    return ast.NamedExpr(target=store(target), value=value)
+    return _s(ast.NamedExpr(target=store(target), value=value))
 
 
 def is_(a: ast.expr, b: ast.expr) -> ast.Compare:
-    return ast.Compare(left=a, ops=[ast.Is()], comparators=[b])
+    return _s(ast.Compare(left=a, ops=[ast.Is()], comparators=[b]))
 
 
 def is_not(a: ast.expr, b: ast.expr) -> ast.Compare:
-    return ast.Compare(left=a, ops=[ast.IsNot()], comparators=[b])
+    return _s(ast.Compare(left=a, ops=[ast.IsNot()], comparators=[b]))
 
 
 def compare(a: ast.expr, op: ast.cmpop, b: ast.expr) -> ast.Compare:
-    return ast.Compare(left=a, ops=[op], comparators=[b])
+    return _s(ast.Compare(left=a, ops=[op], comparators=[b]))
 
 
 def and_(*vals: ast.expr) -> ast.expr:
     if len(vals) == 1:
         return vals[0]
-    return ast.BoolOp(op=ast.And(), values=list(vals))
+    return _s(ast.BoolOp(op=ast.And(), values=list(vals)))
 
 
 def or_(*vals: ast.expr) -> ast.expr:
     if len(vals) == 1:
         return vals[0]
-    return ast.BoolOp(op=ast.Or(), values=list(vals))
+    return _s(ast.BoolOp(op=ast.Or(), values=list(vals)))
 
 
 def not_(v: ast.expr) -> ast.UnaryOp:
-    return ast.UnaryOp(op=ast.Not(), operand=v)
+    return _s(ast.UnaryOp(op=ast.Not(), operand=v))
 
 
 def bitand(*vals: ast.expr) -> ast.expr:
     """``a & b & c``: evaluates every operand (no short circuit), keeping left-to-right order."""
     out = vals[0]
     for v in vals[1:]:
-        out = ast.BinOp(left=out, op=ast.BitAnd(), right=v)
+        out = _s(ast.BinOp(left=out, op=ast.BitAnd(), right=v))
     return out
 
 
 def ifexp(test: ast.expr, body: ast.expr, orelse: ast.expr) -> ast.IfExp:
-    return ast.IfExp(test=test, body=body, orelse=orelse)
+    return _s(ast.IfExp(test=test, body=body, orelse=orelse))
 
 
 def tuple_(items: Sequence[ast.expr]) -> ast.Tuple:
-    return ast.Tuple(elts=list(items), ctx=ast.Load())
+    return _s(ast.Tuple(elts=list(items), ctx=ast.Load()))
 
 
 def list_(items: Sequence[ast.expr]) -> ast.List:
-    return ast.List(elts=list(items), ctx=ast.Load())
+    return _s(ast.List(elts=list(items), ctx=ast.Load()))
 
 
 def expr_stmt(v: ast.expr) -> ast.Expr:
-    return ast.Expr(value=v)
+    return _s(ast.Expr(value=v))
 
 
 def if_(test: ast.expr, body: Sequence[ast.stmt], orelse: Optional[Sequence[ast.stmt]] = None) -> ast.If:
-    return ast.If(test=test, body=list(body) or [ast.Pass()], orelse=list(orelse or []))
+    return _s(ast.If(test=test, body=list(body) or [_s(ast.Pass())], orelse=list(orelse or [])))
 
 
 def raise_(exc: ast.expr) -> ast.Raise:
-    return ast.Raise(exc=exc, cause=None)
+    return _s(ast.Raise(exc=exc, cause=None))
 
 
 def ret(v: ast.expr) -> ast.Return:
-    return ast.Return(value=v)
+    return _s(ast.Return(value=v))
 
 
 def try_(body: Sequence[ast.stmt], handler_name: str, handler_body: Sequence[ast.stmt],
          finalbody: Optional[Sequence[ast.stmt]] = None, exc_type: str = "BaseException") -> ast.Try:
     handlers = []
     if handler_body:
-        handlers = [ast.ExceptHandler(type=name(exc_type), name=handler_name, body=list(handler_body))]
-    return ast.Try(body=list(body) or [ast.Pass()], handlers=handlers, orelse=[], finalbody=list(finalbody or []))
+        handlers = [_s(ast.ExceptHandler(type=name(exc_type), name=handler_name, body=list(handler_body)))]
+    return _s(ast.Try(body=list(body) or [_s(ast.Pass())], handlers=handlers, orelse=[], finalbody=list(finalbody or [])))
 
 
 def while_true(body: list[ast.stmt]) -> ast.While:
-    return ast.While(test=const(True), body=body or [ast.Pass()], orelse=[])
+    return _s(ast.While(test=const(True), body=body or [_s(ast.Pass())], orelse=[]))
 
 
 def for_(target: str, it: ast.expr, body: list[ast.stmt]) -> ast.For:
-    return ast.For(target=store(target), iter=it, body=body or [ast.Pass()], orelse=[])
+    return _s(ast.For(target=store(target), iter=it, body=body or [_s(ast.Pass())], orelse=[]))
 
 
 def fndef(fname: str, params: list[str], body: list[ast.stmt]) -> ast.FunctionDef:
-    args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params], vararg=None, kwonlyargs=[],
+    args = ast.arguments(posonlyargs=[], args=[_s(ast.arg(arg=p)) for p in params], vararg=None, kwonlyargs=[],
                          kw_defaults=[], kwarg=None, defaults=[])
-    return ast.FunctionDef(name=fname, args=args, body=body or [ast.Pass()], decorator_list=[], returns=None)
+    return _s(ast.FunctionDef(name=fname, args=args, body=body or [_s(ast.Pass())], decorator_list=[], returns=None))
 
 
 A = TypeVar("A", bound=ast.AST)
 
 
 def stamp(node: A, pos: Optional[Pos]) -> A:
-    """Give ``node`` (not its children) a source position, unless it has one."""
-    if pos is None or not hasattr(node, "lineno") and not isinstance(node, (ast.expr, ast.stmt)):
-        return node
-    if getattr(node, "lineno", None) is None:
-        node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = pos  # type: ignore[attr-defined]
+    """Override ``node``'s own position (children keep theirs); None leaves it as made."""
+    if pos is not None and isinstance(node, (ast.expr, ast.stmt)):
+        node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = pos
     return node
-
-
-def stamp_tree(node: ast.AST, pos: Optional[Pos]) -> None:
-    """Position every unpositioned node under ``node`` (stopping at positioned subtrees)."""
-    if pos is None:
-        return
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (ast.expr, ast.stmt)):
-            if getattr(n, "lineno", None) is not None and n is not node:
-                continue
-            if getattr(n, "lineno", None) is None:
-                n.lineno, n.col_offset, n.end_lineno, n.end_col_offset = pos
-        stack.extend(ast.iter_child_nodes(n))
