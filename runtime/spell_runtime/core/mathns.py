@@ -15,8 +15,8 @@ Rounding members return longs. language.md §16.1.9 specifies that they saturate
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any, Final
 
 from ..data.atoms import Keyword

@@ -168,13 +168,12 @@ def decimal_quotient(x: Decimal, y: Decimal) -> Decimal:
     """Java ``BigDecimal.divideToIntegralValue``: the truncated quotient at the preferred scale."""
     preferred = _scale(x) - _scale(y)
     q = math.trunc(Fraction(x) / Fraction(y))
-    scale = 0
     if preferred > 0:
-        scale = preferred
-    else:
-        while scale > preferred and q != 0 and q % 10 == 0:
-            q //= 10
-            scale -= 1
+        return Decimal("%dE%d" % (q * 10**preferred, -preferred))
+    scale = 0
+    while scale > preferred and q != 0 and q % 10 == 0:
+        q //= 10
+        scale -= 1
     return Decimal("%dE%d" % (q, -scale))
 
 

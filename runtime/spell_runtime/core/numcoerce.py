@@ -110,6 +110,8 @@ def to_float(x: Any) -> Float32:
 
 
 def _not_decimal_char(text: str) -> HostError:
+    if text.count(".") > 1:
+        return HostError("Character array contains more than one decimal point.")
     bad = _BAD_DEC_CHAR.search(text)
     ch = bad.group(0) if bad else (text[:1] or " ")
     return HostError('Character %s is neither a decimal digit number, decimal point, nor "e" notation '
@@ -171,7 +173,7 @@ def to_bigdec(x: Any) -> Decimal:
         return Decimal(int(x))
     if t is str:
         if not _DEC_TEXT.fullmatch(x):
-            if not x or not any(c.isdigit() for c in x):
+            if not _BAD_DEC_CHAR.search(x) and x.count(".") < 2 and not any(c.isdigit() for c in x):
                 raise HostError("No digits found.")
             raise _not_decimal_char(x)
         return DCTX.create_decimal(x)
