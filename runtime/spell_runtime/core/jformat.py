@@ -37,7 +37,7 @@ from .hostcast import class_name
 from .numbers import DCTX
 
 _SPEC: Final = re.compile(r"%(\d+\$)?([-#+ 0,(<]*)?(\d+)?(\.\d+)?([tT])?([a-zA-Z%])")
-_CONVERSIONS: Final = frozenset("bBhHsScCdoxXeEfgGaAtT%n")
+_CONVERSIONS: Final = frozenset("bBhHsScCdoxXeEfgGaA%n")
 _FLAG_ORDER: Final = "-^#+ 0,(<"
 _MASK64: Final = (1 << 64) - 1
 _MASK32: Final = (1 << 32) - 1
@@ -280,6 +280,7 @@ def _print(spec: _Spec, arg: Any) -> str:
         return _print_text(spec, "null" if arg is None else "%x" % java_hash(arg))
     if c == "%":
         return _justify(spec, "%")
+    assert c == "n", c
     return "\n"
 
 

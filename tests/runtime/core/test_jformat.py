@@ -167,6 +167,9 @@ def test_hash_codes_are_javas() -> None:
     ("%5n", (), "5"),
     ("%+%", (), "Flags = '+'"),
     ("%0$s", (1,), "Illegal format argument index = 0"),
+    ("%t", (1,), "Conversion = 't'"),
+    ("%tY", (1,), "Date/time conversions are not supported: %tY"),
+    ("%F", (1.0,), "Conversion = 'F'"),
 ])
 def test_error_texts(f: str, args: tuple[Any, ...], text: str) -> None:
     assert host_error(f, *args) == text
