@@ -332,10 +332,34 @@ def seq_fail(e: BaseException, D: dict[Any, Any], table: dict[Any, Any], elems: 
     return err
 
 
+def add_privates(err: BaseException, syms: tuple[Any, ...], vals: tuple[Any, ...]) -> None:
+    """Put a private scope's bindings (Python locals, see spellc.analyze.privacy) into an error's env.
+
+    Inner scopes run their handlers first, so a name an inner private scope already supplied is kept.
+    """
+    if not isinstance(err, SpellError) or err.env is None:
+        return
+    done: set[Any] = err.__dict__.setdefault("_private_names", set())
+    for s, v in zip(syms, vals):
+        if v is not MISS and s not in done:
+            err.env[s] = v
+            done.add(s)
+
+
+def priv_fail(e: BaseException, D: dict[Any, Any], table: dict[Any, Any], syms: tuple[Any, ...],
+              vals: tuple[Any, ...]) -> BaseException:
+    """Handler of a private ``let``/``loop``: convert, then record the private bindings in the env."""
+    err = conv(e, D, table)
+    add_privates(err, syms, vals)
+    return err
+
+
 def fn_fail(e: BaseException, D: dict[Any, Any], table: dict[Any, Any], head: Any, elems: Any,
-            index: int) -> BaseException:
+            index: int, syms: tuple[Any, ...] = (), vals: tuple[Any, ...] = ()) -> BaseException:
     """Handler of a Spell function body: sequence marking plus the call-path ``:trace`` entry."""
     err = seq_fail(e, D, table, elems, index)
+    if syms:
+        add_privates(err, syms, vals)
     if head is not None and isinstance(err, SpellError):
         err.trace.append(head)
     return err
@@ -427,6 +451,21 @@ def loop_rebind(D: dict[Any, Any], patterns: tuple[Any, ...], vals: tuple[Any, .
     del syms
 
 
+def private_rebind(D: dict[Any, Any], vals: tuple[Any, ...], current: tuple[Any, ...],
+                   syms: tuple[Any, ...]) -> tuple[Any, ...]:
+    """New values of private loop variables from a recur request of any length (Q16).
+
+    Surplus values are ignored; a variable without a value takes its base-env value (the
+    binding it would resolve to without the loop), which is how the shared-table path
+    behaves too, except that a name with no base binding fails here rather than when read.
+    """
+    out = list(vals[:len(syms)])
+    for s in syms[len(out):]:
+        out.append(lookup(D, s))
+    del current
+    return tuple(out)
+
+
 def for_items(coll: Any) -> Any:
     """The items a ``for`` clause iterates (language.md §7.12)."""
     from .data.atoms import Char
@@ -495,9 +534,9 @@ def compiled_namespace() -> dict[str, Any]:
         "_recur_of": recur_of, "_make_recur": make_recur, "_recur_again": recur_again, "_throw": throw,
         "_throw_now": throw_now, "_fail": fail, "_fail_now": fail_now,
         "_host_fail_now": host_fail_now, "_conv": conv, "_seq_fail": seq_fail,
-        "_fn_fail": fn_fail, "_caught": caught_value, "_reenter": reenter_failure_env,
+        "_fn_fail": fn_fail, "_priv_fail": priv_fail, "_caught": caught_value, "_reenter": reenter_failure_env,
         "_drop": drop_binding, "_vec": vec, "_map_pairs": _SM.from_pairs, "_get": get,
-        "_destructure": destructure, "_loop_rebind": loop_rebind, "_for_items": for_items,
+        "_destructure": destructure, "_loop_rebind": loop_rebind, "_private_rebind": private_rebind, "_for_items": for_items,
         "_reopen": reopen, "_arity_text": arity_text, "_spell_eq": spell_eq,
         "_op_add": num.add, "_op_sub": num.sub, "_op_mul": num.mul, "_op_lt": num.lt, "_op_gt": num.gt,
         "_op_le": num.le, "_op_ge": num.ge, "_op_inc": num.inc, "_op_dec": num.dec, "_op_neg": num.neg,

@@ -45,6 +45,7 @@ from spell_runtime.invoke import host_class_name
 
 from ..expand.builtin_macros import MACROS, MacroArgError
 from . import bound
+from .privacy import observable, plain_symbols
 from .ir import (
     Binding,
     BuiltinCall,
@@ -347,7 +348,9 @@ class Analyzer:
                 if s not in all_syms:
                     all_syms.append(s)
         body = self._seq(args[1:], ctx, tail, Frame(frozenset(locals_)), pos, form, spans, 2)
-        return Let(form, pos, ctx, tuple(bindings), body, tuple(all_syms))
+        private = bool(all_syms) and plain_symbols(b.pattern for b in bindings) and not observable(
+            [body, *(b.value for b in bindings)], frozenset(all_syms))
+        return Let(form, pos, ctx, tuple(bindings), body, tuple(all_syms), private)
 
     def _fn(self, form: Any, args: list[Any], ctx: Ctx, pos: Any) -> Node:
         params = args[0] if args else None
@@ -363,7 +366,9 @@ class Analyzer:
             self._bind_names(syms)
             seq = self._seq(body_forms, Ctx.RETURN, "fn", Frame(frozenset(syms)), pos, form,
                             child_spans_of(form), 2)
-            fn_body = FnBody(plist_params, tuple(syms), seq, form)
+            private = (bool(syms) and plain_symbols(plist_params) and len(set(plist_params)) == len(plist_params)
+                       and not observable([seq], frozenset(syms)))
+            fn_body = FnBody(plist_params, tuple(syms), seq, form, private)
         elif params is None:
             seq = self._seq(body_forms, Ctx.RETURN, "fn", Frame(), pos, form, child_spans_of(form), 2)
             fn_body = FnBody((), (), seq, form)
@@ -389,7 +394,9 @@ class Analyzer:
                     syms.append(s)
         self._bind_names(syms)
         body = self._seq(args[1:], ctx, "loop", Frame(frame.locals | frozenset(syms)), pos, form, spans, 2)
-        return Loop(form, pos, ctx, tuple(inits), tuple(patterns), tuple(syms), body)
+        private = (bool(syms) and plain_symbols(patterns) and len(set(patterns)) == len(patterns)
+                   and not observable([body], frozenset(syms)))
+        return Loop(form, pos, ctx, tuple(inits), tuple(patterns), tuple(syms), body, private)
 
     def _for(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any) -> Node:
         if len(args) < 1:

@@ -120,9 +120,12 @@ class Binding:
 
 @dataclass(frozen=True, slots=True)
 class Let(Node):
+    """``private``: the names live in Python locals, because nothing in scope can observe the env."""
+
     bindings: tuple[Binding, ...]
     body: Seq
     syms: tuple[Symbol, ...]
+    private: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +136,7 @@ class FnBody:
     syms: tuple[Symbol, ...]
     body: Seq
     form: Any
+    private: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +164,7 @@ class Loop(Node):
     patterns: tuple[Any, ...]
     syms: tuple[Symbol, ...]
     body: Seq
+    private: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,3 +258,16 @@ NODE_KINDS: tuple[type, ...] = (
     Const, Local, Global, BuiltinRef, NsRef, VectorLit, MapLit, If, Seq, Def, Let, Fn, Quine, Reopen, Loop,
     Recur, For, Try, Call, BuiltinCall, NativeOp, KeywordCall, Throw, Fail,
 )
+
+
+def may_be_map(node: Node) -> bool:
+    """Could the node's value be a map (and so a recur request)? False only when certainly not."""
+    if isinstance(node, Const):
+        from spell_runtime.data import SpellMap
+
+        return isinstance(node.value, SpellMap)
+    if isinstance(node, (NativeOp, VectorLit, For, Fn)):
+        return False
+    if isinstance(node, BuiltinCall):
+        return not node.sym.name.endswith("?")
+    return True

@@ -68,6 +68,7 @@ class Tail:
     loop_scope: Optional[Scope] = None
     jumps: bool = False
     fn_name: str = ""
+    private_patterns: Optional[tuple[Any, ...]] = None
 
 
 @dataclass
@@ -88,6 +89,8 @@ class Emitter:
         self._used_pos: set[tuple[int, int, int, int]] = set()
         self._n = 0
         self.functions: list[ast.stmt] = []
+        # Names bound privately (Python locals) in the scopes being emitted: symbol -> local name.
+        self.private: dict[Symbol, str] = {}
 
     # ------------------------------------------------------------------ names and constants
     def tmp(self, prefix: str = "_t") -> str:
@@ -228,10 +231,9 @@ class Emitter:
                 v = self.tmp("_v")
                 rv = self.tmp("_rv")
                 out.append(P.assign(v, value))
-                tail.uses_tuple_path = True
                 out.append(P.if_(P.and_(self._maybe_marker(v),
                                         P.is_not(P.walrus(rv, P.callname("_recur_of", P.name(v))), P.const(None))),
-                                 [P.assign(tail.recur_tuple_var, P.name(rv)), P.cont()]))
+                                 [*self._loop_rebind_now(tail, P.name(rv)), P.cont()]))
                 out.append(P.assign(tail.result_var, P.name(v)))
             else:
                 out.append(P.assign(tail.result_var, value))
@@ -271,6 +273,9 @@ class Emitter:
         return Result([], self.const(node.value))
 
     def e_Local(self, node: ir.Local, scope: Scope, info: FnInfo) -> Result:
+        var = self.private.get(node.sym)
+        if var is not None:
+            return Result([], P.name(var))
         return Result([], P.subscript(P.name("D"), self.const(node.sym)))
 
     def e_Global(self, node: ir.Global, scope: Scope, info: FnInfo) -> Result:
@@ -464,8 +469,12 @@ class Emitter:
                               body=[P.assign_item(P.name("D"), P.name(k), P.name(v))], orelse=[]))
         return [loop]
 
+    def _private_args(self, syms: Any) -> list[ast.expr]:
+        return [self.const(tuple(syms)), P.tuple_([P.name(self.private[s]) for s in syms])]
+
     def _scope_frame(self, scope: Scope, saves: list[ast.stmt], restores: list[ast.stmt], body: list[ast.stmt],
-                     pos: Optional[Pos], handler_fn: str = "_conv") -> list[ast.stmt]:
+                     pos: Optional[Pos], handler_fn: str = "_conv",
+                     privates: Optional[list[ast.expr]] = None) -> list[ast.stmt]:
         fin: list[ast.stmt] = []
         pre: list[ast.stmt] = list(saves)
         if scope.used:
@@ -473,7 +482,10 @@ class Emitter:
             fin.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
                              [P.expr_stmt(P.callname("_unwind", P.name("D"), P.name(scope.undo)))]))
         fin.extend(restores)
-        handler = [P.raise_(P.callname(handler_fn, P.name("_e"), P.name("D"), P.name("_T")))]
+        if privates is not None:
+            handler = [P.raise_(P.callname("_priv_fail", P.name("_e"), P.name("D"), P.name("_T"), *privates))]
+        else:
+            handler = [P.raise_(P.callname(handler_fn, P.name("_e"), P.name("D"), P.name("_T")))]
         st = P.try_(body, "_e", handler, fin)
         return pre + [st]
 
@@ -484,18 +496,35 @@ class Emitter:
     def let_stmts(self, node: ir.Let, outer: Scope, info: FnInfo, tail: Optional[Tail],
                   result_var: Optional[str] = None) -> list[ast.stmt]:
         scope = Scope(self.tmp("_u"))
+        saved_private = self.private
+        self.private = dict(saved_private)
+        try:
+            body: list[ast.stmt] = []
+            pre: list[ast.stmt] = []
+            own: dict[Symbol, str] = {}
+            for b in node.bindings:
+                res = self.expr(b.value, scope, info)
+                body.extend(res.stmts)
+                if node.private:
+                    var = own.get(b.pattern)
+                    if var is None:
+                        var = own[b.pattern] = self.tmp("_l")
+                        pre.append(P.assign(var, P.name("_MISS")))
+                    body.append(P.assign(var, res.expr))
+                    self.private[b.pattern] = var
+                else:
+                    body.extend(self.bind_pattern(b.pattern, res.expr, b.value.pos or node.pos))
+            if tail is not None:
+                body.extend(self.seq_stmts(node.body, scope, info, tail))
+            elif result_var:
+                body.extend(self.seq_stmts(node.body, scope, info, None, result_var=result_var))
+            else:
+                body.extend(self.seq_stmts(node.body, scope, info, None))
+            if node.private:
+                return pre + self._scope_frame(scope, [], [], body, node.pos, privates=self._private_args(own))
+        finally:
+            self.private = saved_private
         saves, restores = self._saves(node.syms, node.pos)
-        body: list[ast.stmt] = []
-        for b in node.bindings:
-            res = self.expr(b.value, scope, info)
-            body.extend(res.stmts)
-            body.extend(self.bind_pattern(b.pattern, res.expr, b.value.pos or node.pos))
-        if tail is not None:
-            body.extend(self.seq_stmts(node.body, scope, info, tail))
-        elif result_var:
-            body.extend(self.seq_stmts(node.body, scope, info, None, result_var=result_var))
-        else:
-            body.extend(self.seq_stmts(node.body, scope, info, None))
         return self._scope_frame(scope, saves, restores, body, node.pos)
 
     # ------------------------------------------------------------------ loop / recur
@@ -511,9 +540,26 @@ class Emitter:
         scope = Scope(self.tmp("_u"))
         tail = Tail("loop", result_var=result_var, recur_vars=vars_, recur_tuple_var=self.tmp("_lt"),
                     loop_scope=scope)
+        if node.private:
+            # The loop variables themselves hold the bindings (see analyze.privacy).
+            tail.private_patterns = tuple(node.patterns)
+            saved_private = self.private
+            self.private = dict(saved_private)
+            self.private.update(zip(node.patterns, vars_))
+            try:
+                body_stmts = self.seq_stmts(node.body, scope, info, tail)
+                privates = self._private_args(node.patterns)
+            finally:
+                self.private = saved_private
+            top: list[ast.stmt] = []
+            if scope.used:
+                top.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
+                                 [P.expr_stmt(P.callname("_unwind", P.name("D"), P.name(scope.undo)))]))
+            loop = P.while_true(top + body_stmts)
+            return pre + self._scope_frame(scope, [], [], [loop], node.pos, privates=privates)
         body_stmts = self.seq_stmts(node.body, scope, info, tail)
         saves, restores = self._saves(node.syms, node.pos)
-        top: list[ast.stmt] = []
+        top = []
         if scope.used:
             top.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
                              [P.expr_stmt(P.callname("_unwind", P.name("D"), P.name(scope.undo)))]))
@@ -534,6 +580,16 @@ class Emitter:
         out = self._scope_frame(scope, saves, restores, [loop], node.pos)
         return pre + out
 
+    def _loop_rebind_now(self, tail: Tail, vals: ast.expr) -> list[ast.stmt]:
+        """Re-bind loop variables from a recur request of any length (Q16), before ``continue``."""
+        if tail.private_patterns is not None:
+            tgt = P.node(ast.Tuple(elts=[P.store(v) for v in tail.recur_vars], ctx=ast.Store()))
+            rebind = P.callname("_private_rebind", P.name("D"), vals, P.tuple_([P.name(v) for v in tail.recur_vars]),
+                                self.const(tail.private_patterns))
+            return [P.node(ast.Assign(targets=[tgt], value=rebind))]
+        tail.uses_tuple_path = True
+        return [P.assign(tail.recur_tuple_var, vals)]
+
     def recur_jump(self, node: ir.Recur, scope: Scope, info: FnInfo, tail: Tail) -> list[ast.stmt]:
         stmts, exprs = self.exprs_in_order(node.args, scope, info)
         out = list(stmts)
@@ -543,8 +599,7 @@ class Emitter:
                 out += [P.assign(t, e) for t, e in zip(temps, exprs)]
                 out += [P.assign(vn, P.name(t)) for vn, t in zip(tail.recur_vars, temps)]
             else:
-                tail.uses_tuple_path = True
-                out.append(P.assign(tail.recur_tuple_var, P.tuple_(exprs)))
+                out.extend(self._loop_rebind_now(tail, P.tuple_(exprs)))
             out.append(P.cont())
         else:
             if len(exprs) != tail.fn_arity:
@@ -573,15 +628,22 @@ class Emitter:
         tail = Tail("return", recur_vars=params, recur_tuple_var=self.tmp("_rt"), fn_arity=len(params),
                     fn_form=body.form, fn_name=fname)
         ci = self.tmp("_ci")
-        body_stmts = self.seq_stmts(body.body, scope, info, tail, bare_ci=ci)
-        saves, restores = self._saves(body.syms, pos)
+        saved_private = self.private
+        self.private = dict(zip(body.params, params)) if body.private else {}
+        try:
+            body_stmts = self.seq_stmts(body.body, scope, info, tail, bare_ci=ci)
+            privates = self._private_args(body.params) if body.private else None
+        finally:
+            self.private = saved_private
+        saves, restores = self._saves(body.syms, pos) if not body.private else ([], [])
         top: list[ast.stmt] = []
         if scope.used:
             top.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
                              [P.expr_stmt(P.callname("_unwind", P.name("D"), P.name(scope.undo)))]))
         bind: list[ast.stmt] = []
-        for pat, pn in zip(body.params, params):
-            bind.extend(self.bind_pattern(pat, P.name(pn), pos))
+        if not body.private:
+            for pat, pn in zip(body.params, params):
+                bind.extend(self.bind_pattern(pat, P.name(pn), pos))
         has_jump = tail.jumps
         if tail.uses_tuple_path:
             arity_fail = P.raise_(P.callname("_fail", P.callname("_arity_text", P.const(len(params)),
@@ -608,7 +670,7 @@ class Emitter:
         fin.extend(restores)
         pre.append(P.assign(ci, P.const(0)))
         handler = [P.raise_(P.callname("_fn_fail", P.name("_e"), P.name("D"), P.name("_T"), P.name("_H"),
-                                       self.const(body.body.elems), P.name(ci)))]
+                                       self.const(body.body.elems), P.name(ci), *(privates or [])))]
         fn = P.fndef(fname, ["D", "_H", *params], pre + [P.try_(main, "_e", handler, fin)])
         self.functions.append(fn)
 
@@ -878,17 +940,7 @@ def _cannot_fail(node: ir.Node) -> bool:
 
 
 def _may_be_map(node: ir.Node) -> bool:
-    """Could the node's value be a map (and so a recur request)? False only when certainly not."""
-    t = type(node)
-    if t is ir.Const:
-        from spell_runtime.data import SpellMap
-
-        return isinstance(node.value, SpellMap)  # type: ignore[attr-defined]
-    if t is ir.NativeOp or t is ir.VectorLit or t is ir.For or t is ir.Fn:
-        return False
-    if t is ir.BuiltinCall:
-        return not node.sym.name.endswith("?")  # type: ignore[attr-defined]
-    return True
+    return ir.may_be_map(node)
 
 
 __all__ = ["Emitter", "Result", "Decimal", "Fraction"]
