@@ -60,6 +60,8 @@ class ModelResponse:
     usage: Usage = field(default_factory=Usage)
     raw: Any = None
     latency_ms: float = 0.0
+    attempts: int = 1
+    """HTTP attempts the provider made for this answer (more than 1 when ``:retries`` were used)."""
 
 
 class ProviderError(Exception):
