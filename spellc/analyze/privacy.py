@@ -64,3 +64,85 @@ def observable(nodes: Any, names: frozenset[Symbol]) -> bool:
 
 def plain_symbols(patterns: Any) -> bool:
     return all(type(p) is Symbol for p in patterns)
+
+
+def _loop_recurs(node: Any, out: list[Any]) -> None:
+    """Static ``recur``s that target the loop whose body is ``node`` (not nested loops' or fns')."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t is ir.Recur and n.target == "loop":
+            out.append(n)
+        if t is ir.Fn:
+            continue
+        if t is ir.Loop:
+            stack.extend(n.inits)  # its body's recurs target it, not us
+            continue
+        stack.extend(_children(n))
+
+
+def _rebinds(node: Any, names: set[Symbol]) -> bool:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t is ir.Fn:
+            continue
+        if (t is ir.Let or t is ir.Loop) and names.intersection(n.syms):
+            return True
+        stack.extend(_children(n))
+    return False
+
+
+def _int_expr(n: Any, ints: set[Symbol]) -> bool:
+    t = type(n)
+    if t is ir.Const:
+        return type(n.value) is int
+    if t is ir.Local:
+        return n.sym in ints
+    if t is ir.NativeOp and n.op in ("add", "sub", "mul", "inc", "dec", "neg"):
+        return all(_int_expr(a, ints) for a in n.args)
+    return False
+
+
+def _tail_requests(n: Any, ints: set[Symbol]) -> bool:
+    """Could the loop body's value be a recur *request* map (which may re-bind to anything)?"""
+    t = type(n)
+    if t is ir.Seq:
+        return _tail_requests(n.body[-1], ints) if n.body else False
+    if t is ir.If:
+        return _tail_requests(n.then, ints) or _tail_requests(n.else_, ints)
+    if t is ir.Let:
+        return _tail_requests(n.body, ints)
+    if t is ir.Quine:
+        return _tail_requests(n.last, ints)
+    if t is ir.Recur or t is ir.Fail or t is ir.Throw:
+        return False
+    if t is ir.Local and n.sym in ints:
+        return False
+    return ir.may_be_map(n)
+
+
+def int_loop_vars(loop: ir.Loop) -> set[Symbol]:
+    """Private loop variables that provably always hold longs: an int literal initial value and
+    every ``recur`` value built from such variables and int literals with ``+ - * inc dec``
+    (whose results are longs or an overflow error). Their type tests can be left out."""
+    ints = {p for p, init in zip(loop.patterns, loop.inits) if type(init) is ir.Const and type(init.value) is int}
+    if not ints:
+        return ints
+    recurs: list[Any] = []
+    _loop_recurs(loop.body, recurs)
+    if any(len(r.args) != len(loop.patterns) for r in recurs) or _rebinds(loop.body, ints):
+        return set()
+    changed = True
+    while changed and ints:
+        changed = False
+        for r in recurs:
+            for p, arg in zip(loop.patterns, r.args):
+                if p in ints and not _int_expr(arg, ints):
+                    ints.discard(p)
+                    changed = True
+    if ints and _tail_requests(loop.body, ints):
+        return set()
+    return ints

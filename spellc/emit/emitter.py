@@ -33,6 +33,7 @@ from spell_runtime.core.registry import info_of
 from spell_runtime.data import LONG_MAX, LONG_MIN, Keyword, Symbol
 
 from ..analyze import ir
+from ..analyze.privacy import int_loop_vars
 from . import pyast as P
 
 Pos = tuple[int, int, int, int]
@@ -91,6 +92,9 @@ class Emitter:
         self.functions: list[ast.stmt] = []
         # Names bound privately (Python locals) in the scopes being emitted: symbol -> local name.
         self.private: dict[Symbol, str] = {}
+        # Python locals / expressions known to hold longs (see analyze.privacy.int_loop_vars).
+        self.int_vars: set[str] = set()
+        self.int_exprs: set[int] = set()
 
     # ------------------------------------------------------------------ names and constants
     def tmp(self, prefix: str = "_t") -> str:
@@ -544,13 +548,17 @@ class Emitter:
             # The loop variables themselves hold the bindings (see analyze.privacy).
             tail.private_patterns = tuple(node.patterns)
             saved_private = self.private
+            saved_ints = self.int_vars
             self.private = dict(saved_private)
             self.private.update(zip(node.patterns, vars_))
+            ints = int_loop_vars(node)
+            self.int_vars = saved_ints | {v for p, v in zip(node.patterns, vars_) if p in ints}
             try:
                 body_stmts = self.seq_stmts(node.body, scope, info, tail)
                 privates = self._private_args(node.patterns)
             finally:
                 self.private = saved_private
+                self.int_vars = saved_ints
             top: list[ast.stmt] = []
             if scope.used:
                 top.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
@@ -767,44 +775,63 @@ class Emitter:
             return Result(stmts, self.native(node.op, exprs))
 
     def _operand(self, e: ast.expr) -> tuple[ast.expr, ast.expr, Optional[Any]]:
-        """(expression that evaluates it once into a temp, expression reading it, constant value or None)."""
+        """(expression that evaluates it once into a temp, expression reading it, constant value or None).
+
+        The "constant" is ``KNOWN_INT`` for an operand that certainly holds a long."""
         if isinstance(e, ast.Constant):
             return e, e, e.value
-        if isinstance(e, ast.Name) and (e.id.startswith("_k") or e.id.startswith("_t")):
-            v = self.consts.get(e.id, None) if e.id.startswith("_k") else None
-            return e, e, v
+        if isinstance(e, ast.Name):
+            if e.id in self.int_vars:
+                return e, e, KNOWN_INT
+            if e.id.startswith("_k") or e.id.startswith("_t"):
+                v = self.consts.get(e.id, None) if e.id.startswith("_k") else None
+                return e, e, v
         t = self.tmp("_a")
-        return P.walrus(t, e), P.name(t), None
+        return P.walrus(t, e), P.name(t), (KNOWN_INT if id(e) in self.int_exprs else None)
 
     def native(self, op: str, args: list[ast.expr]) -> ast.expr:
-        if op in ("add", "sub", "mul"):
-            (ae, a, ac), (be, b, bc) = self._operand(args[0]), self._operand(args[1])
-            pyop = {"add": ast.Add(), "sub": ast.Sub(), "mul": ast.Mult()}[op]
-            r = self.tmp("_r")
-            checks: list[ast.expr] = []
-            a_int = type(ac) is int
-            b_int = type(bc) is int
-            if not a_int:
-                checks.append(P.is_(P.callname("type", ae), P.name("int")))
-            if not b_int:
-                checks.append(P.is_(P.callname("type", be), P.name("int")))
-            if a_int and b_int:
+        e = self._native(op, args)
+        if op in ("add", "sub", "mul", "inc", "dec") and all(self._operand_is_int(a) for a in args):
+            self.int_exprs.add(id(e))
+        return e
+
+    def _operand_is_int(self, e: ast.expr) -> bool:
+        if isinstance(e, ast.Constant):
+            return type(e.value) is int
+        if isinstance(e, ast.Name):
+            return e.id in self.int_vars
+        return id(e) in self.int_exprs
+
+    def _native(self, op: str, args: list[ast.expr]) -> ast.expr:
+        if op in ("add", "sub", "mul", "lt", "gt", "le", "ge"):
+            ops = [self._operand(args[0]), self._operand(args[1])]
+            (_, a, ac), (_, b, bc) = ops
+            if type(ac) is int and type(bc) is int:
                 return P.callname("_op_" + op, a, b)
-            typecheck = P.bitand(*checks) if len(checks) > 1 else checks[0]
-            rng = P.chain(_long_min(), [ast.LtE(), ast.LtE()], [P.walrus(r, P.binop(a, pyop, b)), P.const(LONG_MAX)])
-            return P.ifexp(P.and_(typecheck, rng), P.name(r), P.callname("_op_" + op, a, b))
-        if op in ("lt", "gt", "le", "ge"):
-            (ae, a, ac), (be, b, bc) = self._operand(args[0]), self._operand(args[1])
+            # Evaluate both operands, in order, while testing the ones not known to be longs.
+            parts: list[ast.expr] = []
+            typed = True
+            for e_, _, c_ in ops:
+                if _is_int(c_):
+                    if isinstance(e_, ast.NamedExpr):
+                        parts.append(P.is_not(e_, P.name("_NOTHING")))
+                else:
+                    typed = False
+                    parts.append(P.is_(P.callname("type", e_), P.name("int")))
+            evaluated = P.bitand(*parts) if parts else None
+            if op in ("add", "sub", "mul"):
+                pyop = {"add": ast.Add(), "sub": ast.Sub(), "mul": ast.Mult()}[op]
+                r = self.tmp("_r")
+                rng = P.chain(_long_min(), [ast.LtE(), ast.LtE()], [P.walrus(r, P.binop(a, pyop, b)),
+                                                                    P.const(LONG_MAX)])
+                cond = P.and_(evaluated, rng) if evaluated is not None else rng
+                return P.ifexp(cond, P.name(r), P.callname("_op_" + op, a, b))
             cmp: ast.cmpop = {"lt": ast.Lt(), "gt": ast.Gt(), "le": ast.LtE(), "ge": ast.GtE()}[op]
-            checks = []
-            if type(ac) is not int:
-                checks.append(P.is_(P.callname("type", ae), P.name("int")))
-            if type(bc) is not int:
-                checks.append(P.is_(P.callname("type", be), P.name("int")))
-            if not checks:
-                return P.compare(a, cmp, b)
-            typecheck = P.bitand(*checks) if len(checks) > 1 else checks[0]
-            return P.ifexp(typecheck, P.compare(a, cmp, b), P.callname("_op_" + op, a, b))
+            test = P.compare(a, cmp, b)
+            if typed:
+                return P.and_(evaluated, test) if evaluated is not None else test
+            assert evaluated is not None
+            return P.ifexp(evaluated, test, P.callname("_op_" + op, a, b))
         if op in ("eq", "ne"):
             e = self._eq(args[0], args[1])
             return P.not_(e) if op == "ne" else e
@@ -813,6 +840,12 @@ class Emitter:
             r = self.tmp("_r")
             if type(ac) is int:
                 return P.callname("_op_" + op, a)
+            if ac is KNOWN_INT:
+                pyop1: ast.operator = ast.Add() if op == "inc" else ast.Sub()
+                bound1 = (P.compare(P.walrus(r, P.binop(ae, pyop1, P.const(1))), ast.LtE(), P.const(LONG_MAX))
+                          if op == "inc" else
+                          P.compare(P.walrus(r, P.binop(ae, pyop1, P.const(1))), ast.GtE(), _long_min()))
+                return P.ifexp(bound1, P.name(r), P.callname("_op_" + op, a))
             pyop = ast.Add() if op == "inc" else ast.Sub()
             bound_check = (P.compare(P.walrus(r, P.binop(a, pyop, P.const(1))), ast.LtE(),
                                      P.const(LONG_MAX)) if op == "inc" else
@@ -927,6 +960,17 @@ class Emitter:
         else:
             out.extend(dispatch)
         return Result(out, P.name(r))
+
+
+class _KnownInt:
+    """Marks an operand that certainly holds a long (no type test needed)."""
+
+
+KNOWN_INT: Any = _KnownInt()
+
+
+def _is_int(c: Any) -> bool:
+    return type(c) is int or c is KNOWN_INT
 
 
 def _long_min() -> ast.expr:
