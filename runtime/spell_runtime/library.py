@@ -27,4 +27,19 @@ def load() -> None:
         except ModuleNotFoundError as e:  # only while the library is being written
             if e.name != "spell_runtime.core." + name:
                 raise
+    _register_fast_paths()
     _loaded = True
+
+
+def _register_fast_paths() -> None:
+    from .core import numbers as num
+    from .core.registry import BUILTINS, register_fast
+    from .data.atoms import Symbol
+    from .data.equality import spell_eq
+
+    pairs = {"+": (2, num.add), "-": (2, num.sub), "*": (2, num.mul), "<": (2, num.lt), ">": (2, num.gt),
+             "<=": (2, num.le), ">=": (2, num.ge), "=": (2, spell_eq), "inc": (1, num.inc), "dec": (1, num.dec),
+             "+'": (2, num.add_p), "*'": (2, num.mul_p)}
+    for name, (arity, fn) in pairs.items():
+        if Symbol(name) in BUILTINS:
+            register_fast(name, arity, fn)

@@ -516,7 +516,10 @@ def compiled_namespace() -> dict[str, Any]:
 
     Loading it loads the whole builtin library, since compiled code refers to builtins directly.
     """
+    from .core import colls as _colls
     from .core import numbers as num
+    from .core import seqs as _seqs
+    from .data.vector import PVector
     from .data.equality import spell_eq
     from .data.fn import RecurMarker
     from .data.hashmap import SpellMap as _SM
@@ -541,4 +544,6 @@ def compiled_namespace() -> dict[str, Any]:
         "_op_add": num.add, "_op_sub": num.sub, "_op_mul": num.mul, "_op_lt": num.lt, "_op_gt": num.gt,
         "_op_le": num.le, "_op_ge": num.ge, "_op_inc": num.inc, "_op_dec": num.dec, "_op_neg": num.neg,
         "_op_zero": num.is_zero, "_op_pos": num.is_pos, "_op_negp": num.is_neg,
+        "_PVector": PVector, "_op_conj": _seqs.conj1, "_op_get": get, "_op_count": _seqs.count,
+        "_op_nth": _seqs.nth, "_op_first": _seqs.first, "_op_assoc": _colls.assoc1,
     }

@@ -97,6 +97,9 @@ NATIVE_OPS: dict[tuple[str, int], str] = {
     ("zero?", 1): "zero", ("pos?", 1): "pos", ("neg?", 1): "negp",
     ("nil?", 1): "nil", ("some?", 1): "some", ("not", 1): "not",
     ("true?", 1): "true", ("false?", 1): "false", ("identical?", 2): "identical",
+    # collection operations with an inline fast path for the common concrete type
+    ("conj", 2): "conj", ("get", 2): "get", ("count", 1): "count", ("nth", 2): "nth", ("first", 1): "first",
+    ("assoc", 3): "assoc",
 }
 BOOL_OPS = frozenset({"lt", "gt", "le", "ge", "eq", "ne", "zero", "pos", "negp", "nil", "some", "not",
                       "true", "false", "identical"})

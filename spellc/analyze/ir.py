@@ -260,13 +260,19 @@ NODE_KINDS: tuple[type, ...] = (
 )
 
 
+MAP_VALUED_OPS = frozenset({"conj", "get", "nth", "first", "assoc"})
+"""Natively lowered operations whose result can be any value (including a map)."""
+
+
 def may_be_map(node: Node) -> bool:
     """Could the node's value be a map (and so a recur request)? False only when certainly not."""
     if isinstance(node, Const):
         from spell_runtime.data import SpellMap
 
         return isinstance(node.value, SpellMap)
-    if isinstance(node, (NativeOp, VectorLit, For, Fn)):
+    if isinstance(node, NativeOp):
+        return node.op in MAP_VALUED_OPS
+    if isinstance(node, (VectorLit, For, Fn)):
         return False
     if isinstance(node, BuiltinCall):
         return not node.sym.name.endswith("?")

@@ -832,6 +832,8 @@ class Emitter:
                 return P.and_(evaluated, test) if evaluated is not None else test
             assert evaluated is not None
             return P.ifexp(evaluated, test, P.callname("_op_" + op, a, b))
+        if op in ("conj", "get", "count", "nth", "first", "assoc"):
+            return self._coll_op(op, args)
         if op in ("eq", "ne"):
             e = self._eq(args[0], args[1])
             return P.not_(e) if op == "ne" else e
@@ -875,6 +877,35 @@ class Emitter:
             ae, a, ac = self._operand(args[0])
             return P.or_(P.is_(ae, P.const(None)), P.is_(a, P.const(False)))
         raise AssertionError(op)
+
+    def _coll_op(self, op: str, args: list[ast.expr]) -> ast.expr:
+        """A collection builtin with its most common case inline and the library function otherwise."""
+        ops = [self._operand(a) for a in args]
+        c_eval, c = ops[0][0], ops[0][1]
+        rest_eval = [P.is_not(e_, P.name("_NOTHING")) for e_, _, _ in ops[1:] if isinstance(e_, ast.NamedExpr)]
+        readers = [r for _, r, _ in ops]
+        slow = P.callname("_op_" + op, *readers)
+        if op == "count":
+            test: ast.expr = P.is_(P.callname("type", c_eval), P.name("_PVector"))
+            return P.ifexp(test, P.callname("len", c), slow)
+        if op == "first":
+            test = P.and_(P.is_(P.callname("type", c_eval), P.name("_PVector")), P.callname("len", c))
+            return P.ifexp(test, P.subscript(c, P.const(0)), slow)
+        if op == "conj":
+            test = P.bitand(P.is_(P.callname("type", c_eval), P.name("_PVector")), *rest_eval)
+            return P.ifexp(test, P.call(P.attr(c, "append"), readers[1]), slow)
+        if op == "get":
+            test = P.bitand(P.is_(P.callname("type", c_eval), P.name("_SpellMap")), *rest_eval)
+            return P.ifexp(test, P.call(P.attr(c, "get"), readers[1]), slow)
+        if op == "assoc":
+            test = P.bitand(P.is_(P.callname("type", c_eval), P.name("_SpellMap")), *rest_eval)
+            return P.ifexp(test, P.call(P.attr(c, "assoc"), readers[1], readers[2]), slow)
+        assert op == "nth"
+        i_eval = ops[1][0]
+        test = P.and_(P.bitand(P.is_(P.callname("type", c_eval), P.name("_PVector")),
+                               P.is_(P.callname("type", i_eval), P.name("int"))),
+                      P.chain(P.const(0), [ast.LtE(), ast.Lt()], [readers[1], P.callname("len", c)]))
+        return P.ifexp(test, P.subscript(c, readers[1]), slow)
 
     def _eq(self, x: ast.expr, y: ast.expr) -> ast.expr:
         (xe, xa, xc), (ye, ya, yc) = self._operand(x), self._operand(y)

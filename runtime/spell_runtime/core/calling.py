@@ -30,7 +30,7 @@ from ..data.fn import SpellFn
 from ..errors import HostError, SpellError
 from ..errors_result import error_result
 from ..invoke import call
-from .registry import INFO, BuiltinInfo, EnvFn
+from .registry import FAST, INFO, BuiltinInfo, EnvFn
 
 
 def spell_failure(e: SpellError) -> HostError:
@@ -87,6 +87,9 @@ def caller(D: Any, f: Any, n: int) -> Callable[..., Any]:
         if code is not None and f.arity == n:
             return _spell_caller(D, code, n)
     elif t is FunctionType or t is BuiltinFunctionType:
+        fast = FAST.get(id(f))
+        if fast is not None and n in fast:
+            return fast[n]
         info = INFO.get(id(f))
         if info is None or _accepts(info, n):
             return f  # type: ignore[no-any-return]

@@ -61,6 +61,19 @@ BUILTINS: dict[Symbol, Any] = {}
 INFO: dict[int, BuiltinInfo] = {}
 """id(value) → info, for every registered builtin function value."""
 
+FAST: dict[int, dict[int, Callable[..., Any]]] = {}
+"""id(builtin value) → {argument count: a fixed-arity function with the same meaning}.
+
+Higher-order builtins that call a builtin argument many times (``reduce +``) use
+these instead of the variadic value, which must inspect its argument count on
+every call."""
+
+
+def register_fast(name: str, arity: int, fn: Callable[..., Any]) -> None:
+    """Declare ``fn`` as the ``arity``-argument fast path of builtin ``name``."""
+    value = BUILTINS[Symbol(name)]
+    FAST.setdefault(id(value), {})[arity] = fn
+
 
 def arity_range(fn: Callable[..., Any], skip: int = 0) -> tuple[int, Optional[int]]:
     """(minimum, maximum or None) positional arguments ``fn`` accepts, minus ``skip`` leading ones."""
