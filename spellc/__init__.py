@@ -1,7 +1,8 @@
 """spellc: compile and run Spell, an LLM-oriented Lisp, as Python bytecode.
 
 The public API (stable): ``read_string``, ``read_all``, ``pr_str``, ``keyword``,
-``symbol``, ``SpellError``, ``eval_string``, ``spell_eval``. See README.md for a tour.
+``symbol``, ``SpellError``, ``eval_string``, ``spell_eval``, ``run`` and ``TestProvider`` (the last two
+load the turn loop on first use). See README.md for a tour.
 """
 
 from typing import Any
@@ -40,5 +41,21 @@ def spell_eval(form_or_text: Any, env: Any = None) -> Any:
     return run(form_or_text, env)
 
 
+def run(opts: Any = None, /, **kwargs: Any) -> dict[str, Any]:
+    """Run a Spell agent (runtime.md §7); see ``spellc.loop.run.run``."""
+    from .loop.run import run as run_agent
+
+    return run_agent(opts, **kwargs)
+
+
+def __getattr__(name: str) -> Any:
+    """``TestProvider`` is imported on first use so that ``import spellc`` stays light."""
+    if name == "TestProvider":
+        from .providers.test_provider import TestProvider
+
+        return TestProvider
+    raise AttributeError("module 'spellc' has no attribute %r" % name)
+
+
 __all__ = ["keyword", "symbol", "SpellError", "pr_str", "read_string", "read_all", "eval_string", "spell_eval",
-           "__version__"]
+           "run", "TestProvider", "__version__"]

@@ -45,3 +45,10 @@ def read_all(text: str) -> Any:
     from spellc.reader import read_all as read
 
     return read(text)
+
+
+def compile_fn_form(form: Any) -> Callable[..., Any]:
+    """Compile a ``(fn params body...)`` form's body afresh (used when compiled code went stale)."""
+    from spellc.compiler import compile_fn_form as compile_form
+
+    return compile_form(form)

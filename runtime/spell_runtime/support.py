@@ -30,6 +30,10 @@ from .data.lookup import get
 from .data.plist import PList
 from .errors import NO_VALUE, ControlError, HostError, SpellError
 
+EPOCH: list[int] = [0]
+"""Bumped by the compiler whenever code binds a core builtin name for the first time; compiled
+function bodies that refer to builtins directly re-compile when it has moved (see spellc.analyze.bound)."""
+
 MISS: Any = object()
 """Sentinel for "no binding" in saved-value slots and lookups."""
 
@@ -210,6 +214,22 @@ def recur_again(code: Callable[..., Any], D: dict[Any, Any], head: Any, vals: tu
     if len(vals) != arity:
         raise SpellError("Wrong number of args: expected %d, got %d" % (arity, len(vals)), form)
     return code(D, head, *vals)
+
+
+_restaled: dict[Any, Callable[..., Any]] = {}
+
+
+def stale(code: Callable[..., Any], form: Any, D: dict[Any, Any], head: Any, args: tuple[Any, ...]) -> Any:
+    """Run a function body compiled before a builtin it refers to directly was bound somewhere:
+    compile the ``fn`` form again under the current bindings and run that instead."""
+    key = (code, EPOCH[0])
+    fresh = _restaled.get(key)
+    if fresh is None:
+        from .hooks import compile_fn_form
+
+        fresh = compile_fn_form(form)
+        _restaled[key] = fresh
+    return fresh(D, head, *args)
 
 
 def make_recur(vals: tuple[Any, ...]) -> RecurMarker:
@@ -534,7 +554,7 @@ def compiled_namespace() -> dict[str, Any]:
         "_miss": miss, "_ns_path": ns_path, "_ns_static": ns_static,
         "_rec": rec, "_unwind": unwind, "_merge_undo": merge_undo,
         "_apply": apply_fn, "_macro_call": macro_call, "_is_macro": check_macro,
-        "_recur_of": recur_of, "_make_recur": make_recur, "_recur_again": recur_again, "_throw": throw,
+        "_recur_of": recur_of, "_make_recur": make_recur, "_recur_again": recur_again, "_stale": stale, "_EPOCH": EPOCH, "_throw": throw,
         "_throw_now": throw_now, "_fail": fail, "_fail_now": fail_now,
         "_host_fail_now": host_fail_now, "_conv": conv, "_seq_fail": seq_fail,
         "_fn_fail": fn_fail, "_priv_fail": priv_fail, "_caught": caught_value, "_reenter": reenter_failure_env,

@@ -22,10 +22,10 @@ from collections.abc import Iterable
 
 from spell_runtime.core.registry import BUILTINS
 from spell_runtime.data import Symbol
+from spell_runtime.support import EPOCH
 
 _lock = threading.Lock()
 BOUND: set[Symbol] = {Symbol("eval")}
-EPOCH: list[int] = [0]
 
 
 def is_static_builtin(sym: Symbol) -> bool:

@@ -246,6 +246,23 @@ def compile_spell_fn(fn: Any) -> Callable[..., Any]:
     return code
 
 
+def compile_fn_form(form: Any) -> Callable[..., Any]:
+    """The compiled body of a ``(fn params body...)`` form under the current bindings."""
+    from spell_runtime.printer import pr_str
+
+    base_namespace()
+    key = (pr_str(form), bound.EPOCH[0])
+    code = _fn_cache.get(key)
+    if code is None:
+        node, _ = analyze_form(form)
+        assert type(node) is Fn
+        emitter = Emitter()
+        mod = emitter.emit_fn_module(node, "_fnbody")
+        code = _exec_module(mod, emitter, "<spell fn>")["_fnbody"]
+        _fn_cache[(pr_str(form), bound.EPOCH[0])] = code
+    return code
+
+
 def _expander_fn(expander: Any) -> SpellFn:
     """A one-parameter function whose parameter pattern is the expander's whole parameter vector."""
     cached = _expander_cache.get(id(expander))

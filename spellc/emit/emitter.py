@@ -78,6 +78,7 @@ class FnInfo:
 
     is_fn: bool
     ci_counter: int = 0
+    static_refs: bool = False  # refers to builtins directly: must re-check the binding epoch
 
 
 class Emitter:
@@ -288,9 +289,11 @@ class Emitter:
                                   P.callname("_miss", P.name("D"), s)))
 
     def e_BuiltinRef(self, node: ir.BuiltinRef, scope: Scope, info: FnInfo) -> Result:
+        info.static_refs = True
         return Result([], self.const(node.value))
 
     def e_NsRef(self, node: ir.NsRef, scope: Scope, info: FnInfo) -> Result:
+        info.static_refs = True
         keys = P.tuple_([self.const(k) for k in node.keys])
         if node.has_static_root:
             from spell_runtime.data import get
@@ -679,6 +682,13 @@ class Emitter:
         pre.append(P.assign(ci, P.const(0)))
         handler = [P.raise_(P.callname("_fn_fail", P.name("_e"), P.name("D"), P.name("_T"), P.name("_H"),
                                        self.const(body.body.elems), P.name(ci), *(privates or [])))]
+        if info.static_refs:
+            from spell_runtime.support import EPOCH
+
+            guard = P.if_(P.compare(P.subscript(P.name("_EPOCH"), P.const(0)), ast.NotEq(), P.const(EPOCH[0])),
+                          [P.ret(P.callname("_stale", P.name(fname), self.const(body.form), P.name("D"), P.name("_H"),
+                                            P.tuple_([P.name(p) for p in params])))])
+            pre.insert(0, guard)
         fn = P.fndef(fname, ["D", "_H", *params], pre + [P.try_(main, "_e", handler, fin)])
         self.functions.append(fn)
 
@@ -753,6 +763,7 @@ class Emitter:
         return Result(stmts, e)
 
     def e_BuiltinCall(self, node: ir.BuiltinCall, scope: Scope, info: FnInfo) -> Result:
+        info.static_refs = True
         stmts, exprs = self.exprs_in_order(node.args, scope, info)
         with P.at(self.call_pos(node.form, node.pos)):
             return Result(stmts, self._builtin_call(node, exprs))
@@ -770,6 +781,7 @@ class Emitter:
         return e
 
     def e_NativeOp(self, node: ir.NativeOp, scope: Scope, info: FnInfo) -> Result:
+        info.static_refs = True
         stmts, exprs = self.exprs_in_order(node.args, scope, info)
         with P.at(self.call_pos(node.form, node.pos)):
             return Result(stmts, self.native(node.op, exprs))

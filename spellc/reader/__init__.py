@@ -7,8 +7,8 @@ uses ``paren_balance``/``balance_parens`` on truncated completions.
 """
 
 from .balance import balance_parens, paren_balance
+from .entry import read_all, read_all_with_spans, read_first, read_first_span
 from .errors import ReaderError
-from .reader import read_all, read_all_with_spans, read_first, read_first_span
 from .sanitize import sanitize, sanitize_comment_markers, sanitize_string_escapes, sanitize_with_inserts
 
 __all__ = [

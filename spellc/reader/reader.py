@@ -3,7 +3,7 @@
 Shape: one compiled regular expression finds the next token (skipping whitespace,
 commas and ``;`` comments); the common tokens — delimiters, symbols, numbers,
 strings without escapes — are handled inline, everything that starts with a
-reader-macro character goes through ``_special``. Nesting is an explicit stack
+reader-macro character goes through ``Reader.special``. Nesting is an explicit stack
 of frames, never Python recursion, so any input either reads or raises
 ``ReaderError`` (deeply nested text included). Reader macros that wrap the next
 form (``'``, ``@``, ``~``, `` ` ``, ``^``, ``#_``, ``#'``, ``#tag``, ``##``, ``%N``)
@@ -19,46 +19,24 @@ their own (their parent's ``child_spans`` still locates them).
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
-from decimal import Decimal
-from fractions import Fraction
 from typing import Any, Final, Optional
 
-from spell_runtime.data.atoms import BigInt, Keyword, Pattern, Symbol
-from spell_runtime.data.hashmap import SpellMap, SpellSet
-from spell_runtime.data.plist import EMPTY, PList, Span, plist
-from spell_runtime.data.positions import set_span, span_of
-from spell_runtime.data.vector import EMPTY_VECTOR, is_vector, vec
+from spell_runtime.data.atoms import Keyword, Pattern, Symbol
+from spell_runtime.data.hashmap import SpellMap
+from spell_runtime.data.plist import EMPTY, Span, plist
+from spell_runtime.data.positions import set_span
+from spell_runtime.data.vector import is_vector, vec
 from spell_runtime.gensym import next_id
 
-from . import chars, tags
-from .errors import ReaderError, ReadFailure
+from . import chars, lexer, tags
+from .build import is_imeta, is_number, java_int_value, make_map, make_set, qualify_keys, stamp
+from .errors import ReadFailure
 from .hosttext import host_text
 from .literals import char_from_token, read_regex, read_string
 from .numbers import read_number
 from .syntax_quote import QUOTE, UNQUOTE, UNQUOTE_SPLICING, Budget, syntax_quote
-from .tokens import CURRENT_NS, interpret_token
-from .tokens import _cache as _token_cache
-
-_WS: Final = chars.WS_CLASS
-_MAC: Final = chars.MACRO_CLASS
-_TERM: Final = chars.TERM_CLASS
-_TOKEN_BODY: Final = "(?:[+\\-](?!\\d)|[^" + _WS + _MAC + "\\d+\\-])[^" + _WS + _TERM + "]*"
-
-_LEX: Final = re.compile(
-    "(?:[" + _WS + "]|;[^\\n\\r]*)*+"
-    "(?:([()\\[\\]{}])"  # 1: delimiter
-    '|"([^"\\\\]*)"'  # 2: string without escapes
-    "|(" + _TOKEN_BODY + ")"  # 3: symbol, keyword, nil, true, false
-    "|([+\\-]?\\d[^" + _WS + _MAC + "]*)"  # 4: number
-    "|(.))",  # 5: a reader-macro character (or a string with escapes)
-    re.S,
-)
-_TAG_TOKEN: Final = re.compile(_TOKEN_BODY, re.S)
-_PERCENT_TOKEN: Final = re.compile("%[^" + _WS + _TERM + "]*", re.S)
-_CHAR_TOKEN: Final = re.compile(".[^" + _WS + _TERM + "]*", re.S)
-_LINE_REST: Final = re.compile("[^\\n\\r]*")
+from .tokens import CURRENT_NS, TOKEN_CACHE, interpret_token
 
 _DEREF: Final = Symbol("deref", "clojure.core")
 _VAR: Final = Symbol("var")
@@ -66,7 +44,6 @@ _FN_STAR: Final = Symbol("fn*")
 _AMP: Final = Symbol("&")
 _SYMBOLIC: Final = {"Inf": float("inf"), "-Inf": float("-inf"), "NaN": float("nan")}
 _MAX_ARG: Final = 9999
-_JAVA_WS_CHARS: Final = "".join(sorted(chars.JAVA_WHITESPACE))
 
 # Collection frame kinds.
 _LIST: Final = 0
@@ -117,135 +94,7 @@ class _Wrap:
         self.prefix = prefix
 
 
-def _position(text: str, inserts: list[int], off: int) -> tuple[int, int]:
-    """(1-based line, 1-based column) in the original text of sanitized offset ``off``."""
-    off = max(0, min(off, len(text)))
-    line = text.count("\n", 0, off) + 1
-    line_start = text.rfind("\n", 0, off) + 1
-    col = off - line_start
-    if inserts:
-        col -= bisect_left(inserts, off) - bisect_left(inserts, line_start)
-    return line, col + 1
-
-
-def _java_int_value(x: Any) -> int:
-    """``Number.intValue()``: integers wrap to 32 bits, floating values saturate."""
-    if type(x) is float or type(x) is Fraction:
-        f = float(x)
-        if f != f:
-            return 0
-        if f >= 2**31 - 1:
-            return 2**31 - 1
-        if f <= -(2**31):
-            return -(2**31)
-        return int(f)
-    value = int(x)
-    return ((value + 2**31) % 2**32) - 2**31
-
-
-def _is_number(x: Any) -> bool:
-    t = type(x)
-    return t is int or t is BigInt or t is float or t is Fraction or t is Decimal
-
-
-def _is_imeta(x: Any) -> bool:
-    t = type(x)
-    return t is Symbol or t is PList or t is SpellMap or t is SpellSet or is_vector(x)
-
-
-def _children_spans(form: Any, span: Span) -> tuple[list[Any], tuple[Span, ...]]:
-    if type(form) is SpellMap:
-        kids: list[Any] = []
-        for k, v in form.items():
-            kids.append(k)
-            kids.append(v)
-    else:
-        kids = list(form)
-    return kids, tuple(span_of(k) or span for k in kids)
-
-
-def _stamp(form: Any, span: Span) -> None:
-    """Give forms the reader synthesized (syntax-quote output) the span of the text they came from."""
-    todo = [form]
-    while todo:
-        f = todo.pop()
-        t = type(f)
-        if t is PList:
-            if f.count == 0:
-                continue
-        elif not (t is SpellMap or t is SpellSet or (is_vector(f) and f is not EMPTY_VECTOR)):
-            continue
-        if span_of(f) is not None:
-            continue
-        kids, spans = _children_spans(f, span)
-        set_span(f, span, spans)
-        todo.extend(kids)
-
-
-def _duplicate_in_map(keys: list[Any]) -> Any:
-    """The key Clojure names in ``Duplicate key: k`` (array maps report the first, hash maps the repeat)."""
-    from spell_runtime.data.equality import spell_eq
-
-    if len(keys) <= 8:
-        for i, k in enumerate(keys):
-            for other in keys[i + 1:]:
-                if spell_eq(k, other):
-                    return k
-    seen = SpellSet()
-    for k in keys:
-        if seen.contains(k):
-            return k
-        seen = seen.conj(k)
-    return keys[-1]  # pragma: no cover - only called when a duplicate exists
-
-
-def _duplicate_in_set(items: list[Any]) -> Any:
-    seen = SpellSet()
-    for x in items:
-        if seen.contains(x):
-            return x
-        seen = seen.conj(x)
-    return items[-1]  # pragma: no cover - only called when a duplicate exists
-
-
-def _make_map(items: list[Any], even_message: str) -> SpellMap:
-    if len(items) & 1:
-        raise ReadFailure(even_message)
-    try:
-        keys = items[0::2]
-        m = SpellMap.from_pairs(zip(keys, items[1::2], strict=True))
-        if len(m) != len(keys):
-            raise ReadFailure("Duplicate key: " + host_text(_duplicate_in_map(keys)))
-    except RecursionError:
-        raise ReadFailure("Map key nested too deeply") from None
-    return m
-
-
-def _make_set(items: list[Any]) -> SpellSet:
-    try:
-        s = SpellSet.from_items(items)
-        if len(s) != len(items):
-            raise ReadFailure("Duplicate key: " + host_text(_duplicate_in_set(items)))
-    except RecursionError:
-        raise ReadFailure("Set element nested too deeply") from None
-    return s
-
-
-def _qualify_keys(items: list[Any], ns: str) -> list[Any]:
-    """``#:ns{...}``: unqualified keyword/symbol keys get ``ns``; the ``_`` namespace means none."""
-    out = list(items)
-    for i in range(0, len(out), 2):
-        key = out[i]
-        t = type(key)
-        if t is Keyword or t is Symbol:
-            if key.ns is None:
-                out[i] = t(key.name, ns)
-            elif key.ns == "_":
-                out[i] = t(key.name)
-    return out
-
-
-class _Reader:
+class Reader:
     """One read of one sanitized text. ``run`` is the loop; the rest are its slow paths."""
 
     def __init__(self, text: str, inserts: list[int], first_only: bool) -> None:
@@ -283,10 +132,10 @@ class _Reader:
         stack = self.stack
         forms = self.forms
         spans = self.spans
-        match = _LEX.match
+        match = lexer.NEXT.match
         rfind = text.rfind
         count = text.count
-        cache = _token_cache
+        cache = TOKEN_CACHE
         inserts = self.inserts
         first_only = self.first_only
         pos = 0
@@ -304,6 +153,8 @@ class _Reader:
             te = m.end()
             # Position of the token start, tracked incrementally (inlined ``loc``).
             ts = m.start(g)  # type: ignore[arg-type]
+            if g == 2:  # lexer.PLAIN_STRING
+                ts -= 1  # group 2 is the body; the token starts at its opening quote
             self.at = ts
             tracked = self.tracked
             nl = rfind("\n", tracked, ts)
@@ -316,7 +167,7 @@ class _Reader:
             col = ts - line_start
             if inserts:
                 col -= bisect_left(inserts, ts) - bisect_left(inserts, line_start)
-            if g == 3:
+            if g == 3:  # lexer.TOKEN
                 tok = m.group(3)
                 try:
                     value = cache[tok]
@@ -324,7 +175,7 @@ class _Reader:
                     value = interpret_token(tok)
                 pos = te
                 span: Span = (line, col, line, col + te - ts)
-            elif g == 1:
+            elif g == 1:  # lexer.DELIMITER
                 c = m.group(1)
                 pos = te
                 opener = _OPENERS.get(c)
@@ -339,11 +190,11 @@ class _Reader:
                 stack.pop()
                 span = (top.line, top.col, line, col + 1)
                 value = self.build(top, span)
-            elif g == 4:
+            elif g == 4:  # lexer.NUMBER
                 value = read_number(m.group(4))
                 pos = te
                 span = (line, col, line, col + te - ts)
-            elif g == 2:
+            elif g == 2:  # lexer.PLAIN_STRING
                 value = m.group(2)
                 pos = te
                 if "\n" in value:
@@ -405,12 +256,12 @@ class _Reader:
                 set_span(value, span, child_spans)
             return value
         if kind == _MAP:
-            value = _make_map(items, "Map literal must contain an even number of forms")
+            value = make_map(items, "Map literal must contain an even number of forms")
         elif kind == _SET:
-            value = _make_set(items)
+            value = make_set(items)
         elif kind == _NSMAP:
             assert top.ns is not None
-            value = _make_map(_qualify_keys(items, top.ns), "Namespaced map literal must contain an even number of forms")
+            value = make_map(qualify_keys(items, top.ns), "Namespaced map literal must contain an even number of forms")
         else:
             return self.build_fn(top, span, child_spans)
         value.span = span
@@ -482,7 +333,7 @@ class _Reader:
         elif c == "\\":
             if ts + 1 >= n:
                 raise ReadFailure("EOF while reading character", n)
-            tm = _CHAR_TOKEN.match(text, ts + 1)
+            tm = lexer.CHAR_TOKEN.match(text, ts + 1)
             assert tm is not None
             self.pos = tm.end()
             end_line, end_col = self.loc(tm.end())
@@ -512,7 +363,7 @@ class _Reader:
     def percent(self, ts: int, line: int, col: int) -> Optional[tuple[Any, Span]]:
         text = self.text
         if self.arg_env is None:
-            tm = _PERCENT_TOKEN.match(text, ts)
+            tm = lexer.PERCENT_TOKEN.match(text, ts)
             assert tm is not None
             self.pos = tm.end()
             return interpret_token(tm.group()), (line, col, line, col + tm.end() - ts)
@@ -550,7 +401,7 @@ class _Reader:
         elif d == "#":
             self.wrap(_W_SYMBOLIC, line, col)
         elif d == "!":
-            rest = _LINE_REST.match(text, ts + 2)
+            rest = lexer.LINE_REST.match(text, ts + 2)
             assert rest is not None
             self.pos = rest.end()
         elif d == ":":
@@ -562,7 +413,7 @@ class _Reader:
         elif d == "<":
             raise ReadFailure("Unreadable form", ts)
         else:
-            tm = _TAG_TOKEN.match(text, ts + 1)
+            tm = lexer.TAG_TOKEN.match(text, ts + 1)
             if tm is None:
                 raise ReadFailure("No dispatch macro for: " + d, ts + 1)
             self.at = ts + 1
@@ -636,12 +487,12 @@ class _Reader:
             stack.append(top)
             return None
         if kind == _W_META_TARGET:
-            if not _is_imeta(value):
+            if not is_imeta(value):
                 raise ReadFailure("Metadata can only be applied to IMetas", self.pos)
             return value, span
         if kind == _W_SYNTAX_QUOTE:
             form = syntax_quote(value, self.budget)
-            _stamp(form, whole)
+            stamp(form, whole)
             return form, whole
         if kind == _W_TAG:
             return tags.read_tagged(top.data, value), whole
@@ -658,72 +509,8 @@ class _Reader:
         # _W_ARG
         if value is _AMP:
             n = -1
-        elif _is_number(value):
-            n = _java_int_value(value)
+        elif is_number(value):
+            n = java_int_value(value)
         else:
             raise ReadFailure("arg literal must be %, %& or %integer", self.pos)
         return self.register_arg(n), whole
-
-
-def _run(text: str, inserts: list[int], first_only: bool, source_name: Optional[str]) -> _Reader:
-    reader = _Reader(text, inserts, first_only)
-    try:
-        reader.run()
-    except ReadFailure as e:
-        off = e.offset if e.offset is not None else reader.at
-        line, column = _position(text, inserts, off)
-        raise ReaderError(e.message, line, column, source_name) from None
-    except RecursionError:
-        line, column = _position(text, inserts, reader.at)
-        raise ReaderError("Form nested too deeply", line, column, source_name) from None
-    return reader
-
-
-_UNMATCHED: Final = re.compile("Unmatched delimiter: (.)", re.S)
-
-
-def _strip_stray_delimiter(text: str, message: str) -> Optional[str]:
-    """The text without its last character, when that character is the unmatched delimiter (§2.3)."""
-    m = _UNMATCHED.fullmatch(message)
-    if m is None:
-        return None
-    trimmed = text.rstrip(_JAVA_WS_CHARS)
-    if trimmed and trimmed[-1] == m.group(1):
-        return trimmed[:-1]
-    return None
-
-
-def read_all_with_spans(text: Optional[str], source_name: Optional[str] = None) -> list[tuple[Any, Span]]:
-    """Every form of ``text`` with its span (see ``read_all``)."""
-    from .sanitize import sanitize_with_inserts
-
-    sanitized, inserts = sanitize_with_inserts(text)
-    try:
-        reader = _run(sanitized, inserts, False, source_name)
-    except ReaderError as e:
-        stripped = _strip_stray_delimiter(sanitized, e.message)
-        if stripped is None:
-            raise
-        reader = _run(stripped, inserts, False, source_name)
-    return list(zip(reader.forms, reader.spans, strict=True))
-
-
-def read_all(text: Optional[str], source_name: Optional[str] = None) -> list[Any]:
-    """Sanitize ``text`` and read every form in it; one stray trailing closer is forgiven (§2.3)."""
-    return [form for form, _ in read_all_with_spans(text, source_name)]
-
-
-def read_first_span(text: Optional[str], source_name: Optional[str] = None) -> tuple[bool, Any, int]:
-    """(found?, first form, offset just after it in the *sanitized* text); nothing after it is read."""
-    from .sanitize import sanitize_with_inserts
-
-    sanitized, inserts = sanitize_with_inserts(text)
-    reader = _run(sanitized, inserts, True, source_name)
-    if reader.forms:
-        return True, reader.forms[0], reader.pos
-    return False, None, len(sanitized)
-
-
-def read_first(text: Optional[str], source_name: Optional[str] = None) -> Any:
-    """The first form of ``text`` (None when there is none); whatever follows it is ignored."""
-    return read_first_span(text, source_name)[1]

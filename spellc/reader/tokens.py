@@ -26,7 +26,9 @@ _NOT_LINE_END: Final = "[^\\n\\r\\x85\\u2028\\u2029]"
 _SYMBOL: Final = re.compile("(:?)([^0-9/]" + _NOT_LINE_END + "*/)?(/|[^0-9/][^/]*)", re.S)
 _ARRAY_SYMBOL: Final = re.compile(r"([^ \t\n\x0b\x0c\r/]+)/([1-9])")
 
-_cache: dict[str, Any] = {"nil": None, "true": True, "false": False}
+# Token text → value. Tokens mean the same thing everywhere (symbols and keywords are interned),
+# so the reader loop looks here first and only calls interpret_token for new tokens.
+TOKEN_CACHE: dict[str, Any] = {"nil": None, "true": True, "false": False}
 _CACHE_LIMIT: Final = 200_000
 
 
@@ -66,12 +68,12 @@ def _match_symbol(s: str) -> Any:
 def interpret_token(s: str) -> Any:
     """nil, a boolean, a symbol or a keyword; ``ReadFailure("Invalid token: <s>")`` otherwise."""
     try:
-        return _cache[s]
+        return TOKEN_CACHE[s]
     except KeyError:
         pass
     value = _match_symbol(s)
-    if len(_cache) >= _CACHE_LIMIT:
-        _cache.clear()
-        _cache.update(nil=None, true=True, false=False)
-    _cache[s] = value
+    if len(TOKEN_CACHE) >= _CACHE_LIMIT:
+        TOKEN_CACHE.clear()
+        TOKEN_CACHE.update(nil=None, true=True, false=False)
+    TOKEN_CACHE[s] = value
     return value

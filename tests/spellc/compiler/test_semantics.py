@@ -140,6 +140,13 @@ def test_spell_eval_threads_env() -> None:
     assert second[K("ok")] == 42
 
 
+def test_function_compiled_before_a_builtin_name_was_bound_sees_the_binding() -> None:
+    # f is compiled (with a direct reference to the count builtin) before any code binds
+    # count; a later top-level form binds it dynamically around the call.
+    assert spellc.eval_string("(defn f [x] (count x)) (let [count (fn [_] 42)] (f [1 2]))") == 42
+    assert spellc.eval_string("(defn g [x] (+ x 1)) (let [+ (fn [a b] (* a 10))] (g 5))") == 50
+
+
 def test_deep_recursion_is_a_spell_error() -> None:
     src = "(do (defn down [n] (if (= n 0) 0 (+ 1 (down (dec n))))) (down 5000))"
     assert spellc.eval_string(src) == 5000

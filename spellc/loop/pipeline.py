@@ -1,0 +1,237 @@
+"""One model call (runtime.md §5.2) and the per-completion pipeline (§6.2).
+
+``call_model`` sends a prefix, cleans the answer, appends it to the prefix and
+hands the completion to ``evaluate_completion``, which balances, reads the first
+form and evaluates it in a fresh environment one level deeper. Failures go
+through the recovery seams (``seams``) in the order of §6.2: count the own
+failure (which may end the lifecycle), try the deterministic namespace fixup,
+then rewrite the program so the model sees what went wrong. Typed exceptions
+(``ControlError``) are never caught here: they end the run (§6.12).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Final, Optional
+
+from spell_runtime.data import Keyword, SpellMap, Symbol, plist
+from spell_runtime.errors import ControlError, SpellError
+from spell_runtime.errors_result import error_result
+
+from ..providers.base import ModelRequest, ProviderError
+from ..reader import ReaderError, balance_parens, read_all, read_first
+from . import seams
+from .agent import Agent, TurnEvent, completion_env
+from .cleaning import clean_response
+from .usage import check_budget
+
+DEPTH_EXCEEDED: Final = "LLM recursion limit exceeded"
+READER_PREFIX: Final = "Reader error: "
+UNKNOWN_READER_ERROR: Final = "Unknown reader error"
+
+K_TYPE: Final = Keyword("type")
+K_DEPTH: Final = Keyword("depth")
+K_LIMIT: Final = Keyword("limit")
+K_RESULT: Final = Keyword("result")
+K_PROGRAM: Final = Keyword("program")
+K_PARSE_ERROR: Final = Keyword("parse-error")
+K_COMPLETION_ERROR: Final = Keyword("completion-error", "spell")
+K_REASON: Final = Keyword("reason", "spell")
+K_PROVIDER: Final = Keyword("provider")
+S_DO: Final = Symbol("do")
+
+
+def check_depth(agent: Agent, depth: int) -> None:
+    """§5.8: a completion evaluated at ``depth`` may call the model only while ``depth < :depth``."""
+    limit = agent.run.depth_limit
+    if limit is not None and depth >= limit:
+        raise ControlError(DEPTH_EXCEEDED, SpellMap.from_pairs([(K_TYPE, Keyword("depth-exceeded")),
+                                                                (K_DEPTH, depth), (K_LIMIT, limit)]))
+
+
+def call_model(agent: Agent, prefix: str, depth: int, receive: bool, parent: Optional[int]) -> Any:
+    """Continue ``prefix`` with the model from a completion evaluated at ``depth``; the child's value."""
+    check_depth(agent, depth)
+    prefill = agent.provider.supports_prefill
+    request = ModelRequest(prefix=prefix, system=agent.system_prompt, prefill=prefill, model=agent.model,
+                           reasoning_effort=agent.reasoning_effort)
+    trace = agent.run.trace
+    node = trace.begin(parent, depth, "default", prefix) if trace is not None else None
+    agent.model_calls += 1
+    started = time.perf_counter()
+    try:
+        response = agent.provider.complete(request)
+    except ProviderError as e:
+        if trace is not None and node is not None:
+            trace.fail(node, e.message, Keyword("environment"), Keyword("provider"))
+        _report_turn(agent, depth, prefix, "", started, e.message)
+        raise
+    agent.run.usage.add(agent.model, response.usage)
+    text = clean_response(prefix, response.text, prefill=prefill)
+    completion = prefix + text
+    if trace is not None and node is not None:
+        trace.update(node, response=response.text, raw_text=completion)
+    _report_turn(agent, depth, prefix, response.text, started, None)
+    try:
+        check_budget(agent.run.usage, agent.run.budget)
+        value = evaluate_completion(agent, completion, depth + 1, receive, node)
+    except BaseException as e:
+        if trace is not None and node is not None:
+            fault = seams.classify(e, agent.namespaces) if isinstance(e, Exception) else None
+            trace.fail(node, str(e), _kw(fault, "verdict"), _kw(fault, "reason"))
+        raise
+    if trace is not None and node is not None:
+        trace.succeed(node, value)
+    return value
+
+
+def evaluate_completion(agent: Agent, raw_text: str, depth: int, receive: bool, node: Optional[int],
+                        *, root: bool = False) -> Any:
+    """§6.2: the value of a completion (or of the root program), with recovery; raises on failure."""
+    counter = agent.counter
+    frame = seams.new_frame(counter)
+    text = balance_parens(raw_text)
+    try:
+        program = _read_program(text, root)
+    except ReaderError as e:
+        return _reader_failure(agent, e, text, depth, receive, node, frame)
+    if agent.run.trace is not None and node is not None:
+        agent.run.trace.update(node, program=program)
+    effects_before = _effect_count(agent)
+    calls_before = agent.model_calls
+    D = completion_env(agent, depth, frame, node, receive)
+    try:
+        value = _run(D, program)
+    except SpellError as e:
+        effects_ran = _effect_count(agent) != effects_before or agent.model_calls != calls_before
+        return _eval_failure(agent, e, program, depth, receive, node, frame, effects_ran)
+    seams.record_success(counter, frame)
+    return value
+
+
+def _read_program(text: str, root: bool) -> Any:
+    """The first form of a completion; a root program may hold several forms (run as one ``do``)."""
+    if not root:
+        return read_first(text)
+    forms = read_all(text)
+    if len(forms) == 1:
+        return forms[0]
+    return plist([S_DO, *forms]) if forms else None
+
+
+def _run(D: dict[Any, Any], program: Any) -> Any:
+    from ..compiler import run_form
+
+    return run_form(D, program)[0]
+
+
+def _reader_failure(agent: Agent, e: ReaderError, text: str, depth: int, receive: bool, node: Optional[int],
+                    frame: Any) -> Any:
+    message = e.message or UNKNOWN_READER_ERROR
+    failure = SpellError(READER_PREFIX + message)
+    fault = seams.classify(e, agent.namespaces)
+    failure.extra.update(seams.stamp(None, fault).items())
+    failure.extra[K_PARSE_ERROR] = message
+    seams.record_failure(agent.counter, frame, "reader", message, agent.handle, fault)
+    if not agent.recovery_enabled or not seams.available():
+        raise failure
+    program = seams.reader_recovery_program(text, message, receive, fault)
+    try:
+        return _run(completion_env(agent, depth, None, node, receive), program)
+    except SpellError as inner:
+        inner.extra[K_PARSE_ERROR] = message
+        raise inner from None
+
+
+def _eval_failure(agent: Agent, e: SpellError, program: Any, depth: int, receive: bool, node: Optional[int],
+                  frame: Any, effects_ran: bool) -> Any:
+    result = error_result(e)
+    if is_propagated(result):
+        raise e
+    fault = seams.classify(e, agent.namespaces)
+    e.extra.update(seams.stamp(None, fault).items())
+    if not seams.should_recover(fault, agent.recover_unknown, agent.counter):
+        raise e
+    seams.record_failure(agent.counter, frame, "eval", e.message, agent.handle, fault)
+    if not agent.recovery_enabled:
+        raise e
+    fixed = _fixup(agent, program, result, effects_ran)
+    if fixed is not None:
+        try:
+            return _run(completion_env(agent, depth, None, node, receive, _failure_env(e)), fixed)
+        except SpellError:
+            pass
+    if not seams.available():
+        raise e
+    recovery = seams.same_tail_program(program, result, receive, fault)
+    if recovery is None:
+        recovery = seams.inert_recovery_program(program, result, receive, fault)
+    try:
+        return _run(completion_env(agent, depth, None, node, receive), recovery)
+    except SpellError as inner:
+        if provider_origin(error_result(inner)) is not None:
+            raise inner from None  # the repair never got a model answer: report the provider (§6.9)
+        raise e from None
+
+
+def _fixup(agent: Agent, program: Any, result: SpellMap, effects_ran: bool) -> Any:
+    """A custom recovery function's program, or the deterministic namespace fixup (§6.3, §6.10)."""
+    if callable(agent.recover):
+        return agent.recover(result.assoc(K_PROGRAM, program))
+    namespaces = dict(_core_namespaces())
+    namespaces.update(agent.namespaces)
+    return seams.namespace_fixup(program, result, namespaces, effects_ran)
+
+
+def _core_namespaces() -> dict[str, SpellMap]:
+    from spell_runtime.core.registry import BUILTINS
+
+    out: dict[str, SpellMap] = {}
+    for name in ("strings", "math", "builtins", "skills"):
+        ns = BUILTINS.get(Symbol(name))
+        if isinstance(ns, SpellMap):
+            out[name] = ns
+    return out
+
+
+def _failure_env(e: SpellError) -> dict[Any, Any]:
+    return dict(e.env) if e.env else {}
+
+
+def is_propagated(result: Any) -> bool:
+    """True when the failure, or any failure it was caused by, crossed a completion boundary."""
+    seen = 0
+    while isinstance(result, SpellMap) and seen < 10000:
+        if result.get(K_COMPLETION_ERROR) is True:
+            return True
+        result = result.get(K_RESULT)
+        seen += 1
+    return False
+
+
+def provider_origin(result: Any) -> Optional[SpellMap]:
+    """The provider failure a propagated error started from, if that is where it started."""
+    seen = 0
+    while isinstance(result, SpellMap) and seen < 10000:
+        if result.get(K_REASON) is K_PROVIDER and result.get(K_COMPLETION_ERROR) is True:
+            return result
+        result = result.get(K_RESULT)
+        seen += 1
+    return None
+
+
+def _effect_count(agent: Agent) -> int:
+    return int(agent.run.effects.effect_count)
+
+
+def _kw(fault: Any, attr: str) -> Optional[Keyword]:
+    value = getattr(fault, attr, None)
+    return Keyword(value) if isinstance(value, str) else None
+
+
+def _report_turn(agent: Agent, depth: int, prefix: str, response: str, started: float, error: Optional[str]) -> None:
+    agent.run.turns += 1
+    hook = agent.run.on_turn
+    if hook is not None:
+        hook(TurnEvent(agent.run.turns, depth, len(prefix), len(response), time.perf_counter() - started, error))
+
