@@ -52,3 +52,10 @@ def compile_fn_form(form: Any) -> Callable[..., Any]:
     from spellc.compiler import compile_fn_form as compile_form
 
     return compile_form(form)
+
+
+def subunit(form: Any, key: Any) -> Callable[..., Any]:
+    """The cached unit for one element of a long body sequence."""
+    from spellc.compiler import compile_subunit
+
+    return compile_subunit(form, key)

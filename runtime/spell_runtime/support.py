@@ -232,6 +232,28 @@ def stale(code: Callable[..., Any], form: Any, D: dict[Any, Any], head: Any, arg
     return fresh(D, head, *args)
 
 
+def subunits(D: dict[Any, Any], elems: tuple[Any, ...], keys: tuple[Any, ...],
+             undo: Optional[list[Any]]) -> Optional[list[Any]]:
+    """Evaluate the leading elements of a long body sequence, each as its own cached unit.
+
+    Returns the scope's undo list extended with the elements' escaping definitions; a failing
+    element is marked as the error's containing form.
+    """
+    from .hooks import subunit
+
+    for form, key in zip(elems, keys):
+        unit = subunit(form, key)
+        own: list[Any] = []
+        try:
+            unit(D, own)
+        except SpellError as e:
+            e.containing_form = form
+            raise
+        finally:
+            undo = merge_undo(undo, own)
+    return undo
+
+
 def make_recur(vals: tuple[Any, ...]) -> RecurMarker:
     return RecurMarker(vals)
 
@@ -554,7 +576,7 @@ def compiled_namespace() -> dict[str, Any]:
         "_miss": miss, "_ns_path": ns_path, "_ns_static": ns_static,
         "_rec": rec, "_unwind": unwind, "_merge_undo": merge_undo,
         "_apply": apply_fn, "_macro_call": macro_call, "_is_macro": check_macro,
-        "_recur_of": recur_of, "_make_recur": make_recur, "_recur_again": recur_again, "_stale": stale, "_EPOCH": EPOCH, "_throw": throw,
+        "_recur_of": recur_of, "_make_recur": make_recur, "_recur_again": recur_again, "_stale": stale, "_subunits": subunits, "_EPOCH": EPOCH, "_throw": throw,
         "_throw_now": throw_now, "_fail": fail, "_fail_now": fail_now,
         "_host_fail_now": host_fail_now, "_conv": conv, "_seq_fail": seq_fail,
         "_fn_fail": fn_fail, "_priv_fail": priv_fail, "_caught": caught_value, "_reenter": reenter_failure_env,

@@ -75,6 +75,7 @@ from .ir import (
     Recur,
     Reopen,
     Seq,
+    SubUnits,
     Throw,
     Try,
     VectorLit,
@@ -104,6 +105,33 @@ NATIVE_OPS: dict[tuple[str, int], str] = {
 BOOL_OPS = frozenset({"lt", "gt", "le", "ge", "eq", "ne", "zero", "pos", "negp", "nil", "some", "not",
                       "true", "false", "identical"})
 
+SUBUNIT_MIN = 6
+"""Body sequences longer than this compile their leading elements as cached sub-units."""
+
+
+class SourceIndex:
+    """The source text of a compilation, for cutting out the exact text of a form by its span."""
+
+    __slots__ = ("text", "_starts")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        starts = [0]
+        pos = text.find("\n")
+        while pos >= 0:
+            starts.append(pos + 1)
+            pos = text.find("\n", pos + 1)
+        self._starts = starts
+
+    def text_of(self, span: Any) -> Optional[str]:
+        if span is None:
+            return None
+        line, col, end_line, end_col = span
+        if not (1 <= line <= len(self._starts) and 1 <= end_line <= len(self._starts)):
+            return None
+        return self.text[self._starts[line - 1] + col:self._starts[end_line - 1] + end_col]
+
+
 _SELF_EVALUATING = (type(None), bool, int, BigInt, float, Float32, Fraction, Decimal, str, Keyword, Pattern)
 
 
@@ -119,10 +147,13 @@ class Frame:
 class Analyzer:
     """One analysis of one top-level form."""
 
-    def __init__(self, extra_bound: frozenset[Symbol] = frozenset()) -> None:
+    def __init__(self, extra_bound: frozenset[Symbol] = frozenset(), source: Optional[SourceIndex] = None,
+                 subunits: bool = False) -> None:
         self.binds: set[Symbol] = set()
         self.static_used: set[Symbol] = set()
         self.extra_bound = extra_bound
+        self.source = source
+        self.subunits = subunits
 
     # ------------------------------------------------------------------ helpers
     def _static(self, sym: Symbol) -> bool:
@@ -252,7 +283,16 @@ class Analyzer:
              whole: Any, spans: Any = None, offset: int = 0) -> Seq:
         nodes: list[Node] = []
         n = len(forms)
-        for i, f in enumerate(forms):
+        start = 0
+        if self.subunits and n > SUBUNIT_MIN:
+            # All but the last element become separately cached units (see ir.SubUnits).
+            lead = forms[:-1]
+            keys = tuple(self.source.text_of(spans[i + offset] if spans and i + offset < len(spans) else None)
+                         if self.source is not None else None for i in range(len(lead)))
+            nodes.append(SubUnits(whole, pos, Ctx.STMT, tuple(lead), keys))
+            start = n - 1
+        for i in range(start, n):
+            f = forms[i]
             last = i == n - 1
             p = spans[i + offset] if spans and i + offset < len(spans) and spans[i + offset] is not None else pos
             nodes.append(self.analyze(f, ctx if last else Ctx.STMT, tail if last else None, frame, p))
@@ -468,14 +508,15 @@ def _is_bool(node: Node) -> bool:
 
 
 def analyze_form(form: Any, frame_locals: frozenset[Symbol] = frozenset(),
-                 pos: Optional[tuple[int, int, int, int]] = None) -> tuple[Node, Analyzer]:
+                 pos: Optional[tuple[int, int, int, int]] = None, source: Optional[SourceIndex] = None,
+                 subunits: bool = False) -> tuple[Node, Analyzer]:
     """Analyze a top-level form, re-running once if it binds a builtin it also used statically."""
-    an = Analyzer()
+    an = Analyzer(source=source, subunits=subunits)
     node = an.analyze(form, Ctx.RETURN, None, Frame(frame_locals), pos)
     clash = an.binds & an.static_used
     bound.note_bound(an.binds)
     if clash:
-        an = Analyzer(frozenset(clash))
+        an = Analyzer(frozenset(clash), source=source, subunits=subunits)
         node = an.analyze(form, Ctx.RETURN, None, Frame(frame_locals), pos)
         bound.note_bound(an.binds)
     return node, an

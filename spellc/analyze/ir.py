@@ -97,10 +97,27 @@ class If(Node):
 
 @dataclass(frozen=True, slots=True)
 class Seq(Node):
-    """A body sequence (``do``, and the bodies of let/loop/try/catch/fn): annotates ``:containing-form``."""
+    """A body sequence (``do``, and the bodies of let/loop/try/catch/fn): annotates ``:containing-form``.
+
+    ``body`` has one node per element of ``elems``, except that it may start with one
+    ``SubUnits`` node standing for all elements but the last.
+    """
 
     body: tuple[Node, ...]
     elems: tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SubUnits(Node):
+    """Leading elements of a long body sequence, each compiled (and cached) as its own unit.
+
+    A completion grows by a form or two per turn and is re-evaluated whole; compiling each
+    element separately, keyed by its source text, makes a turn cost what its new forms cost.
+    ``keys`` are the cache keys (the elements' source text, or None to use printed text).
+    """
+
+    elems: tuple[Any, ...]
+    keys: tuple[Any, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,7 +273,7 @@ class Fail(Node):
 
 NODE_KINDS: tuple[type, ...] = (
     Const, Local, Global, BuiltinRef, NsRef, VectorLit, MapLit, If, Seq, Def, Let, Fn, Quine, Reopen, Loop,
-    Recur, For, Try, Call, BuiltinCall, NativeOp, KeywordCall, Throw, Fail,
+    Recur, For, Try, Call, BuiltinCall, NativeOp, KeywordCall, Throw, Fail, SubUnits,
 )
 
 

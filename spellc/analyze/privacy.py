@@ -46,7 +46,7 @@ def observable(nodes: Any, names: frozenset[Symbol]) -> bool:
     while stack:
         n = stack.pop()
         t = type(n)
-        if t is ir.Call or t is ir.Try or t is ir.For or t is ir.Reopen:
+        if t is ir.Call or t is ir.Try or t is ir.For or t is ir.Reopen or t is ir.SubUnits:
             return True
         if t is ir.BuiltinCall and n.env:
             return True

@@ -31,12 +31,13 @@ from spell_runtime.data import (
     vec,
 )
 from spell_runtime.data.atoms import K_EXPANDER, Symbol
+from spell_runtime.data.positions import span_of
 from spell_runtime.data.fn import as_spell_fn, is_spell_fn
 from spell_runtime.destructure import destructure
 from spell_runtime.errors import HostError, SpellError
 
 from ..analyze import bound
-from ..analyze.analyzer import analyze_form
+from ..analyze.analyzer import SourceIndex, analyze_form
 from ..analyze.ir import Fn
 from ..emit.emitter import Emitter
 
@@ -44,7 +45,7 @@ COMPILER_VERSION = "0.1.0"
 
 Unit = Callable[[dict[Any, Any], list[Any]], Any]
 
-_lock = threading.Lock()
+_lock = threading.RLock()
 _unit_cache: dict[tuple[str, str, int], Unit] = {}
 _fn_cache: dict[tuple[str, int], Callable[..., Any]] = {}
 _expander_cache: dict[int, tuple[Any, SpellFn]] = {}
@@ -104,28 +105,53 @@ def remap_positions(mod: ast.Module, source: str, table: dict[Any, Any]) -> dict
 
 
 def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[str] = None,
-                 via_source: bool = False) -> Unit:
-    """The cached unit function for a top-level form."""
+                 via_source: bool = False, incremental: bool = False) -> Unit:
+    """The cached unit function for a top-level form.
+
+    ``incremental`` compiles the leading elements of long body sequences as separately cached
+    sub-units (for programs re-evaluated as they grow: the turn loop).
+    """
     from spell_runtime.printer import pr_str
 
     base_namespace()
-    key_text = pr_str(form)
+    source = SourceIndex(source_text) if source_text is not None and incremental else None
+    key_text = (source.text_of(span_of(form)) if source is not None else None) or pr_str(form)
     if via_source:
         source_name += " (via source)"
-    key = (key_text, source_name, bound.EPOCH[0])
+    key = (key_text, source_name + (" +inc" if incremental else ""), bound.EPOCH[0])
     unit = _unit_cache.get(key)
     if unit is not None:
         return unit
-    node, _ = analyze_form(form)
-    emitter = Emitter()
-    mod = emitter.emit_unit(node)
-    filename = source_name
-    _register_source(filename, source_text)
-    ns = _exec_module(mod, emitter, filename, via_source)
-    unit = ns["_unit"]
     with _lock:
-        _unit_cache[(key_text, source_name, bound.EPOCH[0])] = unit
+        node, _ = analyze_form(form, source=source, subunits=incremental)
+        emitter = Emitter()
+        mod = emitter.emit_unit(node)
+        filename = source_name
+        _register_source(filename, source_text)
+        ns = _exec_module(mod, emitter, filename, via_source)
+        unit = ns["_unit"]
+        _unit_cache[(key[0], key[1], bound.EPOCH[0])] = unit
     return unit  # type: ignore[no-any-return]
+
+
+_sub_cache: dict[tuple[str, int], Unit] = {}
+
+
+def compile_subunit(form: Any, key: Optional[str]) -> Unit:
+    """The cached unit of one leading element of a long body sequence (see ``ir.SubUnits``)."""
+    from spell_runtime.printer import pr_str
+
+    text = key if key is not None else pr_str(form)
+    unit = _sub_cache.get((text, bound.EPOCH[0]))
+    if unit is None:
+        base_namespace()
+        with _lock:
+            node, _ = analyze_form(form, subunits=True)
+            emitter = Emitter()
+            mod = emitter.emit_unit(node)
+            unit = _exec_module(mod, emitter, "<spell>")["_unit"]
+            _sub_cache[(text, bound.EPOCH[0])] = unit
+    return unit
 
 
 def python_source(form: Any) -> str:
@@ -204,9 +230,10 @@ def _const_name(emitter: Emitter, form: Any) -> Optional[str]:
 
 
 def run_form(D: dict[Any, Any], form: Any, source_name: str = "<spell>",
-             source_text: Optional[str] = None, via_source: bool = False) -> tuple[Any, list[Any]]:
+             source_text: Optional[str] = None, via_source: bool = False,
+             incremental: bool = False) -> tuple[Any, list[Any]]:
     """Evaluate ``form`` in ``D``: (value, undo entries of the defs that escaped)."""
-    unit = compile_unit(form, source_name, source_text, via_source)
+    unit = compile_unit(form, source_name, source_text, via_source, incremental)
     undo: list[Any] = []
     return unit(D, undo), undo
 

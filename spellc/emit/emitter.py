@@ -164,6 +164,11 @@ class Emitter:
             return self._stmts(node, scope, info)
 
     def _stmts(self, node: ir.Node, scope: Scope, info: FnInfo) -> list[ast.stmt]:
+        if isinstance(node, ir.SubUnits):
+            scope.used = True
+            keys = P.tuple_([P.const(k) for k in node.keys])
+            return [P.assign(scope.undo, P.callname("_subunits", P.name("D"), self.const(node.elems), keys,
+                                                    P.name(scope.undo)))]
         if isinstance(node, (ir.Const, ir.Local, ir.BuiltinRef, ir.Fn)) or (
                 isinstance(node, ir.NsRef) and node.has_static_root):
             return []
@@ -425,9 +430,11 @@ class Emitter:
         n = len(node.body)
         ci = bare_ci or self.tmp("_ci")
         body: list[ast.stmt] = []
+        skipped = len(node.elems) - n  # elements folded into a leading SubUnits node
         for i, el in enumerate(node.body):
             if n > 1:
-                body.append(P.assign(ci, P.const(i)))
+                # -1 while sub-units run: they mark their own failing element
+                body.append(P.assign(ci, P.const(-1 if isinstance(el, ir.SubUnits) else i + skipped)))
             last = i == n - 1
             if not last:
                 body.extend(self.stmts(el, scope, info))
@@ -443,7 +450,7 @@ class Emitter:
             return body
         if all(_cannot_fail(el) for el in node.body):
             return body
-        index: ast.expr = P.name(ci) if n > 1 else P.const(0)
+        index: ast.expr = P.name(ci) if n > 1 else P.const(skipped)
         handler = [P.raise_(P.callname("_seq_fail", P.name("_e"), P.name("D"), P.name("_T"),
                                        self.const(node.elems), index))]
         prologue: list[ast.stmt] = [P.assign(ci, P.const(0))] if n > 1 else []
