@@ -13,11 +13,13 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+
+from spell_runtime.program import close_env
 
 import spellc
-from spell_runtime.program import close_env
 from spellc.api import new_env
 from spellc.compiler import run_form
 
@@ -95,8 +97,11 @@ def kernel_rows(repeat: int) -> list[tuple[str, float, float]]:
         assert spell_value == py(), name
         spell_times: list[float] = []
         py_times: list[float] = []
+        def run_spell(D: dict[Any, Any] = D, form: Any = form) -> Any:
+            return run_form(D, form)
+
         for _ in range(repeat):  # interleave so machine noise hits both alike
-            spell_times.append(time_it(lambda: run_form(D, form), 1))
+            spell_times.append(time_it(run_spell, 1))
             py_times.append(time_it(py, 1))
         close_env(D)
         rows.append((name, statistics.median(spell_times), statistics.median(py_times)))

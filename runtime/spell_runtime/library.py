@@ -6,12 +6,16 @@ can import ``core.registry`` without pulling in every other builtin module first
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import import_module
+from typing import Any
 
 _MODULES = (
     "numbers", "numcoerce", "compare", "bitwise", "mathns", "strings", "regex",
     "seqs", "colls", "types", "combinators", "exceptions", "printing", "quine", "evaluation",
+    "spell_runtime.snapshot.serialize",
 )
+"""Modules under ``spell_runtime.core`` by short name; a dotted name is a full module path."""
 
 _loaded = False
 
@@ -22,10 +26,11 @@ def load() -> None:
     if _loaded:
         return
     for name in _MODULES:
+        full = name if "." in name else "spell_runtime.core." + name
         try:
-            import_module("spell_runtime.core." + name)
+            import_module(full)
         except ModuleNotFoundError as e:  # only while the library is being written
-            if e.name != "spell_runtime.core." + name:
+            if e.name != full:
                 raise
     _register_fast_paths()
     _loaded = True
@@ -37,7 +42,7 @@ def _register_fast_paths() -> None:
     from .data.atoms import Symbol
     from .data.equality import spell_eq
 
-    pairs = {"+": (2, num.add), "-": (2, num.sub), "*": (2, num.mul), "<": (2, num.lt), ">": (2, num.gt),
+    pairs: dict[str, tuple[int, Callable[..., Any]]] = {"+": (2, num.add), "-": (2, num.sub), "*": (2, num.mul), "<": (2, num.lt), ">": (2, num.gt),
              "<=": (2, num.le), ">=": (2, num.ge), "=": (2, spell_eq), "inc": (1, num.inc), "dec": (1, num.dec),
              "+'": (2, num.add_p), "*'": (2, num.mul_p)}
     for name, (arity, fn) in pairs.items():

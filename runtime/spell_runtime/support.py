@@ -561,11 +561,10 @@ def compiled_namespace() -> dict[str, Any]:
     from .core import colls as _colls
     from .core import numbers as num
     from .core import seqs as _seqs
-    from .data.vector import PVector
     from .data.equality import spell_eq
     from .data.fn import RecurMarker
     from .data.hashmap import SpellMap as _SM
-    from .data.vector import vec
+    from .data.vector import PVector, vec
     from .destructure import destructure
     from .library import load
 

@@ -45,7 +45,6 @@ from spell_runtime.invoke import host_class_name
 
 from ..expand.builtin_macros import MACROS, MacroArgError
 from . import bound
-from .privacy import observable, plain_symbols
 from .ir import (
     Binding,
     BuiltinCall,
@@ -80,6 +79,7 @@ from .ir import (
     Try,
     VectorLit,
 )
+from .privacy import observable, plain_symbols
 
 SPECIAL_FORMS = frozenset(Symbol(n) for n in (
     "quote", "def", "persist", "do", "if", "let", "fn", "fn*", "quine", "reopen", "loop", "recur", "for", "try"))

@@ -24,6 +24,8 @@ from spell_runtime.core.registry import BUILTINS
 from spell_runtime.data import Symbol
 from spell_runtime.support import EPOCH
 
+__all__ = ["BOUND", "EPOCH", "is_static_builtin", "note_bound"]
+
 _lock = threading.Lock()
 BOUND: set[Symbol] = {Symbol("eval")}
 

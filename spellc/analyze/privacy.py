@@ -24,7 +24,8 @@ error results still show them.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from spell_runtime.data import Symbol
 

@@ -31,8 +31,8 @@ from spell_runtime.data import (
     vec,
 )
 from spell_runtime.data.atoms import K_EXPANDER, Symbol
-from spell_runtime.data.positions import span_of
 from spell_runtime.data.fn import as_spell_fn, is_spell_fn
+from spell_runtime.data.positions import span_of
 from spell_runtime.destructure import destructure
 from spell_runtime.errors import HostError, SpellError
 

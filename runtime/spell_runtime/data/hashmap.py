@@ -161,7 +161,7 @@ class SpellMap:
     def items(self) -> Iterator[tuple[Any, Any]]:
         """(key, value) pairs in insertion order."""
         if self._d is not None:
-            return iter(self._d.values())  # type: ignore[arg-type]
+            return iter(self._d.values())
         return self._iter_large()
 
     def _iter_large(self) -> Iterator[tuple[Any, Any]]:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from spell_runtime.program import close_env
 
 import spellc
 from spellc.api import new_env
 from spellc.compiler import run_form
-from spell_runtime.program import close_env
 
 PROGRAMS = [
     "(do (defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 15))",

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import spellc
 from spell_runtime.program import close_env
+
+import spellc
 from spellc import compiler
 from spellc.api import new_env
 from spellc.compiler import run_form

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
+
+from spell_runtime.data import Symbol
 
 import spellc
-from spell_runtime.data import Symbol
 from spellc.analyze import ir
 from spellc.analyze.analyzer import analyze_form
 
