@@ -56,9 +56,8 @@ def self_call(receive: bool) -> PList:
 
 def failed_form(result: SpellMap) -> Any:
     """The form a failure names: its ``:containing-form``, else its ``:expr`` (None when it has neither)."""
-    if result.contains(K_CONTAINING):
-        return result.get(K_CONTAINING)
-    return result.get(K_EXPR)
+    containing = result.get(K_CONTAINING)
+    return containing if containing is not None else result.get(K_EXPR)
 
 
 def error_text(result: SpellMap) -> str:
