@@ -297,7 +297,7 @@ def _call_now_like(peek: bool) -> Expander:
             bindings += [t, rest[i + 1]]
             descriptors.append(spell_map(K_NAME, L(QUOTE, rest[i]), K_VALUE, t))
         if peek:
-            descriptors.append(spell_map(K_FORM, L(S("prune"), len(rest) // 2 + 1)))
+            descriptors.append(spell_map(K_FORM, L(QUOTE, L(S("prune"), len(rest) // 2 + 1))))
         return _continuation(limit, bindings, descriptors)
 
     return expand
