@@ -60,7 +60,7 @@ class AgentProfile:
         ns = self.values.get("namespaces")
         if ns is None:
             return {}
-        return {_name_of(k): v for k, v in _items(ns)}
+        return {name_of(k): v for k, v in items_of(ns)}
 
 
 def default_agent_profile() -> AgentProfile:
@@ -103,8 +103,8 @@ def merge_profiles(parent: Mapping[str, Any], child: Mapping[str, Any]) -> dict[
     merged = dict(parent)
     for key, value in child.items():
         if key in MERGED_KEYS and value is not None and merged.get(key) is not None:
-            entries = dict(_items(merged[key]))
-            entries.update(_items(value))
+            entries = dict(items_of(merged[key]))
+            entries.update(items_of(value))
             merged[key] = entries
         else:
             merged[key] = value
@@ -116,7 +116,7 @@ def resolve_system_prompt(value: Any, directory: str) -> Optional[str]:
     if value is None or isinstance(value, str):
         return value
     file_ref = _map_get(value, "file")
-    if not isinstance(file_ref, str) or len(list(_items(value))) != 1:
+    if not isinstance(file_ref, str) or len(list(items_of(value))) != 1:
         raise ProfileError(INVALID_SYSTEM, {"system": value})
     target = file_ref if os.path.isabs(file_ref) else os.path.join(directory, file_ref)
     try:
@@ -131,7 +131,7 @@ def load_model_profile(ref: Any) -> dict[str, Any]:
     """A model profile (path or map) as a dict keyed by keyword name, ``:base`` resolved."""
     if isinstance(ref, (str, os.PathLike)):
         return _load_model_chain(os.fspath(ref), ())
-    return {k: v for k, v in ((_name_of(k), v) for k, v in _items(ref))}
+    return {k: v for k, v in ((name_of(k), v) for k, v in items_of(ref))}
 
 
 def _load_model_chain(path: str, seen: tuple[str, ...]) -> dict[str, Any]:
@@ -144,7 +144,7 @@ def _load_model_chain(path: str, seen: tuple[str, ...]) -> dict[str, Any]:
         raise ProfileError("Failed to read model profile: %s" % path, {"path": path, "cause": str(e)}) from None
     if not isinstance(data, (SpellMap, Mapping)):
         raise ProfileError("Failed to read model profile: %s" % path, {"path": path})
-    own = {_name_of(k): v for k, v in _items(data)}
+    own = {name_of(k): v for k, v in items_of(data)}
     base = own.pop("base", None)
     if not isinstance(base, str):
         return own
@@ -161,10 +161,10 @@ def _read_map(path: str) -> dict[str, Any]:
         raise ProfileError(FAILED_READ % path, {"path": path, "cause": str(e)}) from None
     if not isinstance(data, (SpellMap, Mapping)):
         raise ProfileError(FAILED_READ % path, {"path": path})
-    return {_name_of(k): v for k, v in _items(data)}
+    return {name_of(k): v for k, v in items_of(data)}
 
 
-def _items(m: Any) -> list[tuple[Any, Any]]:
+def items_of(m: Any) -> list[tuple[Any, Any]]:
     if isinstance(m, SpellMap):
         return list(m.items())
     if isinstance(m, Mapping):
@@ -173,13 +173,13 @@ def _items(m: Any) -> list[tuple[Any, Any]]:
 
 
 def _map_get(m: Any, key: str) -> Any:
-    for k, v in _items(m):
-        if _name_of(k) == key:
+    for k, v in items_of(m):
+        if name_of(k) == key:
             return v
     return None
 
 
-def _name_of(k: Any) -> str:
+def name_of(k: Any) -> str:
     """A profile key or namespace symbol as a bare name (``:max-consecutive-errors`` → ``max-consecutive-errors``)."""
     if type(k) is Keyword or type(k) is Symbol:
         return k.name if k.ns is None else "%s/%s" % (k.ns, k.name)

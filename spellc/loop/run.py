@@ -31,7 +31,7 @@ from .agent import Agent, RunState, TurnEvent
 from .namespaces import resolve_namespaces
 from .options import RunOptionsError, plain_data, present
 from .pipeline import K_RESULT, evaluate_completion, provider_origin
-from .profiles import AgentProfile, default_agent_profile, load_agent_profile, load_model_profile
+from .profiles import AgentProfile, default_agent_profile, items_of, load_agent_profile, load_model_profile, name_of
 from .prompts import compose_system_prompt
 from .selfcall import effect_builtins
 from .traces import TraceRecorder
@@ -131,10 +131,10 @@ def prepare(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
         raise RunOptionsError(str(e)) from None
     effects = EffectContext()
     effects.globals.set(K_ROLES, spell_map(Keyword("main"), SpellMap()))
-    trace_dir = options.get("trace-dir")
-    trace = TraceRecorder() if present(trace_dir) else None
-    if trace is not None:
-        trace.write_at_exit(os.fspath(trace_dir))
+    trace_dir = _path(options.get("trace-dir"))
+    trace = TraceRecorder() if trace_dir is not None else None
+    if trace is not None and trace_dir is not None:
+        trace.write_at_exit(trace_dir)
     tracker = options.get("usage-tracker")
     state = RunState(effects=effects, context_max_chars=opts_mod.validate_context_limit(options.get("context-max-chars")),
                      depth_limit=options.get("depth"), budget=budget,
@@ -157,8 +157,7 @@ def prepare(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
                   counter=seams.new_counter(limit))
     agent.extra_builtins = {Symbol(name): ns for name, ns in namespaces.items()}
     agent.extra_builtins.update(effect_builtins())
-    return PreparedRun(agent, state, _root_text(options), os.fspath(trace_dir) if present(trace_dir) else None,
-                       options.get("log-writer"))
+    return PreparedRun(agent, state, _root_text(options), trace_dir, options.get("log-writer"))
 
 
 def resolve_model_profile(ref: Any) -> tuple[Provider, Any]:
@@ -171,16 +170,18 @@ def resolve_model_profile(ref: Any) -> tuple[Provider, Any]:
 
 
 def resolve_agent_profile(options: Mapping[str, Any]) -> AgentProfile:
-    ref = options.get("agent-profile")
+    ref: Any = options.get("agent-profile")
     if "agent-profile" not in options:
         return default_agent_profile()
     if isinstance(ref, AgentProfile):
         return ref
     if isinstance(ref, (Mapping, SpellMap)):
-        from .profiles import _items, _name_of
+        return AgentProfile({name_of(k): v for k, v in items_of(ref)})
+    return load_agent_profile(str(os.fspath(ref)))
 
-        return AgentProfile({_name_of(k): v for k, v in _items(ref)})
-    return load_agent_profile(os.fspath(ref))
+
+def _path(value: Any) -> Optional[str]:
+    return str(os.fspath(value)) if present(value) else None
 
 
 def _root_text(options: Mapping[str, Any]) -> str:
