@@ -128,6 +128,12 @@ class Reader:
 
     # -- the loop ----------------------------------------------------------------------
     def run(self) -> None:
+        """Read forms until the text ends (or, for ``read_first``, until the first one).
+
+        A ``ReadFailure`` without an offset happened at ``self.at``.
+        """
+        # Hot loop: everything per token lives in locals; ``self`` is synced only around the slow
+        # paths (``special``, ``apply_wrapper``, multi-line strings), which read and move positions.
         text = self.text
         stack = self.stack
         forms = self.forms
@@ -141,37 +147,43 @@ class Reader:
         pos = 0
         line = 1
         line_start = 0
+        tracked = 0
+        # Sanitizer insertions before the token (``ip``) and before its line (``line_ip``): token
+        # starts only increase, so a pointer replaces a bisection per token.
+        ip = 0
+        line_ip = 0
+        n_inserts = len(inserts)
         while True:
             m = match(text, pos)
             if m is None:
                 if stack:
-                    self.at = len(text)
                     raise ReadFailure("EOF while reading", len(text))
                 self.pos = len(text)
                 return
             g = m.lastindex
             te = m.end()
-            # Position of the token start, tracked incrementally (inlined ``loc``).
             ts = m.start(g)  # type: ignore[arg-type]
             if g == 2:  # lexer.PLAIN_STRING
                 ts -= 1  # group 2 is the body; the token starts at its opening quote
-            self.at = ts
-            tracked = self.tracked
+            # Line and column of the token start, tracked incrementally.
             nl = rfind("\n", tracked, ts)
             if nl >= 0:
-                line = self.line + count("\n", tracked, nl + 1)
+                line += count("\n", tracked, nl + 1)
                 line_start = nl + 1
-                self.line = line
-                self.line_start = line_start
-            self.tracked = ts
+                if n_inserts:
+                    line_ip = bisect_left(inserts, line_start)
+            tracked = ts
             col = ts - line_start
-            if inserts:
-                col -= bisect_left(inserts, ts) - bisect_left(inserts, line_start)
+            if n_inserts:
+                while ip < n_inserts and inserts[ip] < ts:
+                    ip += 1
+                col -= ip - line_ip
             if g == 3:  # lexer.TOKEN
                 tok = m.group(3)
                 try:
                     value = cache[tok]
                 except KeyError:
+                    self.at = ts
                     value = interpret_token(tok)
                 pos = te
                 span: Span = (line, col, line, col + te - ts)
@@ -189,27 +201,36 @@ class Reader:
                     raise ReadFailure("Unmatched delimiter: " + c, ts)
                 stack.pop()
                 span = (top.line, top.col, line, col + 1)
+                self.at = ts
                 value = self.build(top, span)
             elif g == 4:  # lexer.NUMBER
+                self.at = ts
                 value = read_number(m.group(4))
                 pos = te
                 span = (line, col, line, col + te - ts)
-            elif g == 2:  # lexer.PLAIN_STRING
-                value = m.group(2)
-                pos = te
-                if "\n" in value:
-                    end_line, end_col = self.loc(te)
-                    span = (line, col, end_line, end_col)
-                    line = end_line
-                    line_start = self.line_start
-                else:
-                    span = (line, col, line, col + te - ts)
             else:
-                self.pos = ts
-                produced = self.special(ts, line, col)
-                pos = self.pos
+                self.at = ts
+                self.line = line
+                self.line_start = line_start
+                self.tracked = ts
+                if g == 2:  # lexer.PLAIN_STRING
+                    value = m.group(2)
+                    pos = te
+                    if "\n" in value:
+                        end_line, end_col = self.loc(te)
+                        span = (line, col, end_line, end_col)
+                    else:
+                        span = (line, col, line, col + te - ts)
+                    produced: Optional[tuple[Any, Span]] = (value, span)
+                else:
+                    self.pos = ts
+                    produced = self.special(ts, line, col)
+                    pos = self.pos
+                if self.line_start != line_start and n_inserts:
+                    line_ip = bisect_left(inserts, self.line_start)
                 line = self.line
                 line_start = self.line_start
+                tracked = self.tracked
                 if produced is None:
                     continue
                 value, span = produced
@@ -231,8 +252,6 @@ class Reader:
                 self.pos = pos
                 delivered = self.apply_wrapper(top, value, span)
                 pos = self.pos
-                line = self.line
-                line_start = self.line_start
                 if delivered is None:
                     break
                 value, span = delivered
