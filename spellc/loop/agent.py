@@ -60,7 +60,13 @@ class RunState:
     usage: UsageTracker = field(default_factory=UsageTracker)
     trace: Optional[TraceRecorder] = None
     on_turn: Optional[Callable[[TurnEvent], None]] = None
+    log_writer: Any = None
     turns: int = 0
+
+    def log(self, text: str) -> None:
+        """Verbose log of prompts and responses (``:log-writer``); the writer is the caller's, never closed."""
+        if self.log_writer is not None:
+            self.log_writer.write(text)
 
 
 @dataclass

@@ -20,9 +20,9 @@ PUBLIC_KEYS: Final = frozenset({
     "prompt", "init", "model-profile", "agent-profile", "model", "reasoning-effort", "max-consecutive-errors",
     "budget", "depth", "context-max-chars", "trace-dir", "usage-tracker", "log-writer", "user-reader",
     "coordinator", "dogfood",
-    # spellc extensions: the agent profile's :recover as a per-run override (the scenario suite's
-    # `recover` override), and the optional fault callback of §9.4.
-    "recover", "on-error",
+    # spellc extension: the agent profile's :recover as a per-run override (the scenario suite's
+    # `recover` override).
+    "recover",
 })
 
 REMOVED_KEYS: Final = frozenset({

@@ -59,6 +59,7 @@ def call_model(agent: Agent, prefix: str, depth: int, receive: bool, parent: Opt
     node = trace.begin(parent, depth, "default", prefix) if trace is not None else None
     agent.model_calls += 1
     started = time.perf_counter()
+    agent.run.log("=== LLM call (depth %d) ===\nPrompt: %s\n" % (depth, prefix))
     try:
         response = agent.provider.complete(request)
     except ProviderError as e:
@@ -67,6 +68,7 @@ def call_model(agent: Agent, prefix: str, depth: int, receive: bool, parent: Opt
         _report_turn(agent, depth, prefix, "", started, e.message)
         raise
     agent.run.usage.add(agent.model, response.usage)
+    agent.run.log("Response: %s\n" % response.text)
     text = clean_response(prefix, response.text, prefill=prefill)
     completion = prefix + text
     if trace is not None and node is not None:

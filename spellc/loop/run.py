@@ -139,7 +139,7 @@ def prepare(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
     state = RunState(effects=effects, context_max_chars=opts_mod.validate_context_limit(options.get("context-max-chars")),
                      depth_limit=options.get("depth"), budget=budget,
                      usage=tracker if isinstance(tracker, UsageTracker) else UsageTracker(), trace=trace,
-                     on_turn=on_turn)
+                     on_turn=on_turn, log_writer=options.get("log-writer"))
     try:
         namespaces = resolve_namespaces(profile.namespaces, effects)
     except ProfileError as e:
