@@ -74,3 +74,13 @@ def read_command(file: str, positions: bool) -> None:
         if positions:
             printed = "%d:%d-%d:%d %s" % (*span, printed)
         _out(printed)
+
+
+def _add_run_command() -> None:
+    """``spellc run`` lives in ``cli_run`` (the turn loop's command); it imports only click at module level."""
+    from .cli_run import run_command
+
+    main.add_command(run_command)
+
+
+_add_run_command()

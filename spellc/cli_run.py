@@ -1,0 +1,165 @@
+"""``spellc run``: run an agent program or a prompt through the turn loop (runtime.md §7).
+
+A program that never calls the model simply evaluates and prints its value, so
+``spellc run prog.spl`` works without any provider; the model is needed only
+when the program (or ``--prompt``) asks for a turn. One progress line per model
+call goes to stderr — through ``rich`` when it is installed and stderr is a
+terminal, as plain lines otherwise — so stdout carries only the result.
+
+Exit status: 0 ok, 1 a Spell or run error (reader errors as ``FILE:LINE:COL: message``),
+2 a usage error (bad options or profiles).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from importlib import import_module
+from typing import Any, NoReturn, Optional
+
+import click
+
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+PROVIDERS = ("openai", "anthropic", "test")
+
+
+class NoModelProvider:
+    """Stands in when no model was configured: evaluating works, asking the model explains what is missing."""
+
+    supports_prefill = True
+
+    def complete(self, request: Any) -> Any:
+        from .providers.base import ProviderError
+
+        raise ProviderError("No model configured: pass --model-profile or --provider", reason="no-model")
+
+
+def _usage(message: str) -> NoReturn:
+    click.echo("error: " + message, err=True)
+    sys.exit(EXIT_USAGE)
+
+
+def _model_profile(model_profile: Optional[str], provider: Optional[str], model: Optional[str],
+                   responses: Optional[str]) -> Any:
+    if model_profile and provider:
+        _usage("give either --model-profile or --provider, not both")
+    if model_profile:
+        return model_profile
+    if provider is None:
+        if responses is not None:
+            provider = "test"
+        else:
+            return NoModelProvider()
+    profile: dict[str, Any] = {"provider": provider}
+    if model:
+        profile["default-model"] = model
+    if responses is not None:
+        if provider != "test":
+            _usage("--responses needs --provider test")
+        try:
+            with open(responses, encoding="utf-8") as fh:
+                scripted = json.load(fh)
+        except (OSError, ValueError) as e:
+            _usage("cannot read --responses %s: %s" % (responses, e))
+        if not isinstance(scripted, list) or not all(isinstance(r, (str, dict)) for r in scripted):
+            _usage("--responses must be a JSON list of strings")
+        profile["responses"] = scripted
+    return profile
+
+
+def _progress_printer() -> Callable[[Any], None]:
+    """One line per model call; rich styling only on a terminal with rich installed."""
+    console: Any = None
+    if sys.stderr.isatty():
+        try:
+            console = import_module("rich.console").Console(stderr=True)  # optional, not a dependency
+        except ImportError:
+            console = None
+
+    def show(event: Any) -> None:
+        status = ("error: " + event.error) if event.error else "%d chars back" % event.response_chars
+        line = "turn %d  depth %d  prefix %d chars  %s  %.2fs" % (event.turn, event.depth, event.prefix_chars,
+                                                                 status, event.seconds)
+        if console is not None:
+            console.print(line, style="red" if event.error else "dim", highlight=False)
+        else:
+            click.echo(line, err=True)
+
+    return show
+
+
+@click.command("run")
+@click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--prompt", help="Run this natural-language task instead of a program FILE.")
+@click.option("--model-profile", "model_profile", type=click.Path(exists=True, dir_okay=False),
+              help="EDN model profile.")
+@click.option("--provider", type=click.Choice(PROVIDERS), help="Provider, when no --model-profile is given.")
+@click.option("--model", help="Model name (overrides the profile's :default-model).")
+@click.option("--responses", type=click.Path(exists=True, dir_okay=False),
+              help="JSON list of scripted responses (the test provider).")
+@click.option("--agent-profile", "agent_profile", type=click.Path(exists=True, dir_okay=False),
+              help="Agent profile (*.agent.edn).")
+@click.option("--context-max-chars", "context_max_chars", type=int, help="Default display target (>= 128).")
+@click.option("--depth", type=int, help="Nesting limit of model turns.")
+@click.option("--max-consecutive-errors", "max_errors", type=int, help="Consecutive error limit.")
+@click.option("--trace-dir", "trace_dir", type=click.Path(file_okay=False), help="Write an execution trace here.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
+def run_command(file: Optional[str], prompt: Optional[str], model_profile: Optional[str], provider: Optional[str],
+                model: Optional[str], responses: Optional[str], agent_profile: Optional[str],
+                context_max_chars: Optional[int], depth: Optional[int], max_errors: Optional[int],
+                trace_dir: Optional[str], quiet: bool) -> None:
+    """Run FILE (a Spell program, - for stdin) or --prompt TEXT as an agent and print the result."""
+    from spell_runtime.printer import pr_str
+
+    from .loop.options import RunOptionsError
+    from .loop.run import execute
+
+    if (file is None) == (prompt is None):
+        _usage("give exactly one of FILE or --prompt")
+    options: dict[str, Any] = {"model-profile": _model_profile(model_profile, provider, model, responses)}
+    if file is not None:
+        options["init"] = _checked_source(file)
+    else:
+        options["prompt"] = prompt
+    for key, value in (("agent-profile", agent_profile), ("context-max-chars", context_max_chars),
+                       ("depth", depth), ("max-consecutive-errors", max_errors), ("trace-dir", trace_dir),
+                       ("model", model if model_profile else None)):
+        if value is not None:
+            options[key] = value
+    try:
+        out = execute(options, on_turn=None if quiet else _progress_printer())
+    except RunOptionsError as e:
+        _usage(e.message)
+    if "error" in out:
+        click.echo("error: " + out["error"], err=True)
+        sys.exit(EXIT_ERROR)
+    click.echo((pr_str(out["result"]) + "\n").encode("utf-8", "backslashreplace"), nl=False)
+
+
+def _checked_source(path: str) -> str:
+    """The program text, refused up front (exit 1) when it cannot even be read as Spell."""
+    from .reader import ReaderError, read_all_with_spans
+
+    if path == "-":
+        data = click.get_binary_stream("stdin").read()
+        name = "<stdin>"
+    else:
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError as e:
+            _usage("cannot read %s: %s" % (path, e.strerror))
+        name = path
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        click.echo("%s: not UTF-8 text (%s at byte %d)" % (name, e.reason, e.start), err=True)
+        sys.exit(EXIT_ERROR)
+    try:
+        read_all_with_spans(text, source_name=name)
+    except ReaderError as e:
+        click.echo("%s:%d:%d: %s" % (name, e.line, e.column, e), err=True)
+        sys.exit(EXIT_ERROR)
+    return text

@@ -1,0 +1,81 @@
+"""``spellc run`` through click's runner: programs, prompts, scripted models, exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from spellc.cli import main
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["run", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_a_program_that_never_calls_the_model_just_evaluates(tmp_path: Path) -> None:
+    prog = tmp_path / "p.spl"
+    prog.write_text("(def a 20)\n(+ a 22)\n")
+    assert invoke(str(prog)) == (0, "42\n", "")
+
+
+def test_prompt_with_scripted_responses_prints_progress(tmp_path: Path) -> None:
+    responses = tmp_path / "r.json"
+    responses.write_text(json.dumps(["(def x \"done\"))"]))
+    code, out, err = invoke("--prompt", "Say done", "--responses", str(responses))
+    assert (code, out) == (0, '"done"\n')
+    assert err.startswith("turn 1  depth 1  prefix ")
+
+
+def test_agent_program_with_a_model_profile(tmp_path: Path) -> None:
+    prog = tmp_path / "agent.spl"
+    prog.write_text("(quine completion (eval (do (quine prompt \"two turns\") '(!extend))))")
+    profile = tmp_path / "m.edn"
+    profile.write_text('{:provider :test :responses ["(def a 1) \'(!extend)))" "(+ a 1))))"]}')
+    trace = tmp_path / "trace"
+    code, out, _ = invoke(str(prog), "--model-profile", str(profile), "--trace-dir", str(trace), "-q")
+    assert (code, out) == (0, "2\n")
+    assert (trace / "0001.spl").exists()
+
+
+def test_model_call_without_a_model_is_a_run_error() -> None:
+    code, out, err = invoke("--prompt", "x", "-q")
+    assert (code, out) == (1, "")
+    assert err == "error: No model configured: pass --model-profile or --provider\n"
+
+
+def test_spell_errors_exit_1(tmp_path: Path) -> None:
+    prog = tmp_path / "p.spl"
+    prog.write_text("(/ 1 0)")
+    agent = tmp_path / "strict.agent.edn"
+    agent.write_text("{:recover false}")
+    code, _, err = invoke(str(prog), "--agent-profile", str(agent))
+    assert code == 1
+    assert err == "error: Function call failed: /: Divide by zero\n"
+
+
+def test_reader_errors_name_the_position(tmp_path: Path) -> None:
+    prog = tmp_path / "bad.spl"
+    prog.write_text("(def a")
+    code, _, err = invoke(str(prog))
+    assert code == 1
+    assert err == "%s:1:7: EOF while reading\n" % prog
+
+
+def test_usage_errors_exit_2(tmp_path: Path) -> None:
+    prog = tmp_path / "p.spl"
+    prog.write_text("1")
+    assert invoke(str(prog), "--context-max-chars", "5")[0] == 2
+    assert invoke(str(prog), "--prompt", "x")[0] == 2
+    assert invoke()[0] == 2
+    assert invoke(str(prog), "--provider", "bogus")[0] == 2
+
+
+def test_depth_option(tmp_path: Path) -> None:
+    responses = tmp_path / "r.json"
+    responses.write_text(json.dumps(["'(!extend)))"] * 3))
+    code, _, err = invoke("--prompt", "deep", "--responses", str(responses), "--depth", "2", "-q")
+    assert code == 1
+    assert err == "error: LLM recursion limit exceeded\n"
