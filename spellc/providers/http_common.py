@@ -17,6 +17,7 @@ library's own ``ReadTimeout``, an HTML page as a ``str`` "response" — so
 from __future__ import annotations
 
 import importlib
+import json
 import time
 from collections.abc import Mapping
 from typing import Any, Optional
@@ -172,8 +173,8 @@ def classify_failure(exc: BaseException, sdk: Any, label: str) -> Optional[Provi
             return ProviderError(f"{label} stream stalled: no data within the idle timeout", reason="timeout",
                                  retryable=True)
         return ProviderError(f"{label} connection failed: {exc}", reason="connection", retryable=True)
-    if isinstance(exc, ValueError):
-        # json.JSONDecodeError and pydantic's ValidationError are both ValueErrors raised on bad bodies.
+    if isinstance(exc, (json.JSONDecodeError, UnicodeDecodeError)) or type(exc).__name__ == "ValidationError":
+        # Raised while decoding a body; other ValueErrors (the SDK refusing our arguments) are not the server's.
         return malformed(label, f"{type(exc).__name__}: {excerpt(str(exc))}")
     return None
 

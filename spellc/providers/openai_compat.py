@@ -171,27 +171,32 @@ class OpenAICompatibleProvider(SdkProvider):
             extra.update(self.prefill_extra_body)
         return extra
 
+    def _send(self, create: Any, required: dict[str, Any], body: dict[str, Any], request: ModelRequest) -> Any:
+        """Call an SDK ``create`` with only its required keyword arguments.
+
+        Everything else travels in ``extra_body`` so that fields newer than the installed
+        SDK release (``reasoning_effort``, ``max_completion_tokens``...) still reach the server.
+        """
+        extra = {**body, **self._extra_body(request)}
+        if self._stream():
+            return create(**required, stream=True, extra_body=extra, timeout=self._timeout())
+        return create(**required, extra_body=extra, timeout=self._timeout())
+
     def _chat_attempt(self, request: ModelRequest, model: str) -> Answer:
-        params: dict[str, Any] = {"model": model, "messages": self._messages(request, with_system=True)}
+        required = {"model": model, "messages": self._messages(request, with_system=True)}
+        body: dict[str, Any] = {}
         max_tokens = self._max_tokens(request)
         if max_tokens is not None:
-            params[self.max_tokens_param] = max_tokens
+            body[self.max_tokens_param] = max_tokens
         effort = self.reasoning_effort_for(request)
         if effort is not None:
-            params["reasoning_effort"] = effort
+            body["reasoning_effort"] = effort
         if request.stop:
-            params["stop"] = list(request.stop)
-        extra = self._extra_body(request)
-        if extra:
-            params["extra_body"] = extra
-        if self._stream():
-            params["stream"] = True
-            if self.stream_usage:
-                params["stream_options"] = {"include_usage": True}
-            stream = self.client.chat.completions.create(**params, timeout=self._timeout())
-            return self._read_chat_stream(stream)
-        response = self.client.chat.completions.create(**params, timeout=self._timeout())
-        return self._read_chat(response)
+            body["stop"] = list(request.stop)
+        if self._stream() and self.stream_usage:
+            body["stream_options"] = {"include_usage": True}
+        answer = self._send(self.client.chat.completions.create, required, body, request)
+        return self._read_chat_stream(answer) if self._stream() else self._read_chat(answer)
 
     def _read_chat(self, response: Any) -> Answer:
         choices = field(response, "choices")
@@ -231,28 +236,27 @@ class OpenAICompatibleProvider(SdkProvider):
         return Answer("".join(parts), _chat_counts(usage))
 
     def _responses_attempt(self, request: ModelRequest, model: str) -> Answer:
-        params: dict[str, Any] = {"model": model, "input": self._messages(request, with_system=False)}
+        if not hasattr(self.client, "responses"):
+            raise ProfileError("The OpenAI Responses API needs a newer SDK: pip install -U 'openai>=1.66'",
+                               reason="missing-sdk", data={"module": "openai"})
+        required = {"model": model, "input": self._messages(request, with_system=False)}
+        body: dict[str, Any] = {}
         instructions = request.system or ""
         if self.force_tool_call:
             instructions = (instructions or "You are a helpful assistant.") + SUFFIX_TOOL_INSTRUCTIONS
-            params["tools"] = [{"type": "custom", "name": SUFFIX_TOOL_NAME,
-                                "description": "Spell suffix emitted as custom tool input"}]
-            params["tool_choice"] = "required"
+            body["tools"] = [{"type": "custom", "name": SUFFIX_TOOL_NAME,
+                              "description": "Spell suffix emitted as custom tool input"}]
+            body["tool_choice"] = "required"
         if instructions:
-            params["instructions"] = instructions
+            body["instructions"] = instructions
         max_tokens = self._max_tokens(request)
         if max_tokens is not None:
-            params["max_output_tokens"] = max_tokens
+            body["max_output_tokens"] = max_tokens
         effort = self.reasoning_effort_for(request)
         if effort is not None:
-            params["reasoning"] = {"effort": effort}
-        extra = self._extra_body(request)
-        if extra:
-            params["extra_body"] = extra
-        if self._stream():
-            stream = self.client.responses.create(**params, stream=True, timeout=self._timeout())
-            return self._read_responses_stream(stream)
-        return self._read_response(self.client.responses.create(**params, timeout=self._timeout()))
+            body["reasoning"] = {"effort": effort}
+        answer = self._send(self.client.responses.create, required, body, request)
+        return self._read_responses_stream(answer) if self._stream() else self._read_response(answer)
 
     def _read_response(self, response: Any) -> Answer:
         if isinstance(response, str) or field(response, "output") is None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from spellc.providers.base import ProviderError
@@ -20,10 +22,16 @@ def test_provider_errors_pass_through() -> None:
     assert classify_failure(err, openai, "L") is err
 
 
-def test_value_errors_are_malformed_bodies() -> None:
-    err = classify_failure(ValueError("Expecting value"), openai, "L")
+def test_decoding_errors_are_malformed_bodies() -> None:
+    err = classify_failure(json.JSONDecodeError("Expecting value", "{", 1), openai, "L")
     assert err is not None and (err.reason, err.retryable) == ("malformed-response", True)
     assert err.message.startswith("L returned a malformed response")
+    bad_utf8 = classify_failure(UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"), openai, "L")
+    assert bad_utf8 is not None and bad_utf8.reason == "malformed-response"
+
+
+def test_sdk_refusing_our_arguments_is_not_a_server_fault() -> None:
+    assert classify_failure(ValueError("Streaming is required"), openai, "L") is None
 
 
 def test_field_reads_dicts_objects_and_pydantic_extras() -> None:

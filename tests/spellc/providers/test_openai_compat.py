@@ -26,7 +26,9 @@ from spellc.providers.base import PREFILL_USER_MESSAGE, ModelRequest, Provider, 
 from spellc.providers.errors import ProfileError
 from spellc.providers.openai_compat import OpenAICompatibleProvider
 
-pytest.importorskip("openai")
+openai = pytest.importorskip("openai")
+needs_responses_api = pytest.mark.skipif(not hasattr(openai.OpenAI(api_key="unused"), "responses"),
+                                         reason="this openai SDK release predates the Responses API")
 
 PREFIX = "(quine completion (eval (do "
 
@@ -315,6 +317,7 @@ def test_trickling_stream_hits_completion_timeout(fake_server: FakeServer) -> No
 # -- Responses API ---------------------------------------------------------------------------------
 
 
+@needs_responses_api
 def test_responses_api(fake_server: FakeServer) -> None:
     fake_server.then(Reply(body=responses_body("(+ 1 2))")))
     provider = make(fake_server, use_responses_api=True, max_tokens=99, default_reasoning_effort="medium",
@@ -330,12 +333,14 @@ def test_responses_api(fake_server: FakeServer) -> None:
     assert (req.body["max_output_tokens"], req.body["reasoning"]) == (99, {"effort": "medium"})
 
 
+@needs_responses_api
 def test_codex_models_use_the_responses_api(fake_server: FakeServer) -> None:
     fake_server.then(Reply(body=responses_body("1)")))
     make(fake_server).complete(ModelRequest(prefix=PREFIX, model="gpt-5-codex"))
     assert fake_server.requests[0].path == "/v1/responses"
 
 
+@needs_responses_api
 def test_streamed_responses_api(fake_server: FakeServer) -> None:
     fake_server.then(Stream(responses_stream("(* 6 7))")))
     response = make(fake_server, api="responses", stream=True).complete(ModelRequest(prefix=PREFIX))
@@ -343,6 +348,7 @@ def test_streamed_responses_api(fake_server: FakeServer) -> None:
     assert response.usage.output_tokens == 8
 
 
+@needs_responses_api
 def test_failed_response_is_retryable(fake_server: FakeServer) -> None:
     failed = {**responses_body(""), "status": "failed", "error": {"code": "server_error", "message": "oops"}}
     fake_server.then(Reply(body=failed), Reply(body=responses_body("ok)")))
@@ -350,6 +356,7 @@ def test_failed_response_is_retryable(fake_server: FakeServer) -> None:
     assert (response.text, response.attempts) == ("ok)", 2)
 
 
+@needs_responses_api
 def test_forced_tool_call_reads_the_custom_tool_input(fake_server: FakeServer) -> None:
     fake_server.then(Reply(body=responses_body("chatter", tool_input="(def y 1))")))
     provider = make(fake_server, force_tool_call=True, **{"supports-prefill?": True})
@@ -361,6 +368,7 @@ def test_forced_tool_call_reads_the_custom_tool_input(fake_server: FakeServer) -
     assert body["instructions"].startswith("S\n\nCustom tool call output mode:")
 
 
+@needs_responses_api
 def test_forced_tool_call_missing_is_retried(fake_server: FakeServer) -> None:
     fake_server.then(Reply(body=responses_body("no tool")), Reply(body=responses_body("x", tool_input="ok)")))
     response = make(fake_server, force_tool_call=True).complete(ModelRequest(prefix=PREFIX))
@@ -369,6 +377,14 @@ def test_forced_tool_call_missing_is_retried(fake_server: FakeServer) -> None:
     with pytest.raises(ProviderError) as info:
         make(fake_server, force_tool_call=True, retries=[]).complete(ModelRequest(prefix=PREFIX))
     assert info.value.reason == "missing-tool-call"
+
+
+def test_sdk_without_responses_api_says_how_to_upgrade(fake_server: FakeServer) -> None:
+    provider = make(fake_server, api="responses")
+    provider.client = object()
+    with pytest.raises(ProfileError, match=r"openai>=1\.66") as info:
+        provider.complete(ModelRequest(prefix=PREFIX))
+    assert info.value.retryable is False
 
 
 # -- loading ---------------------------------------------------------------------------------------
