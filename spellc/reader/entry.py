@@ -34,8 +34,8 @@ def _position(text: str, inserts: list[int], off: int) -> tuple[int, int]:
     return line, col + 1
 
 
-
 def _run(text: str, inserts: list[int], first_only: bool, source_name: Optional[str]) -> Reader:
+    """Read ``text``; turn any failure into a positioned ``ReaderError``."""
     reader = Reader(text, inserts, first_only)
     try:
         reader.run()
