@@ -135,7 +135,7 @@ def _reader_failure(agent: Agent, e: ReaderError, text: str, depth: int, receive
     failure.extra.update(seams.stamp(None, fault).items())
     failure.extra[K_PARSE_ERROR] = message
     seams.record_failure(agent.counter, frame, "reader", message, agent.handle, fault)
-    if not agent.recovery_enabled or not seams.available():
+    if not agent.recovery_enabled:
         raise failure
     program = seams.reader_recovery_program(text, message, receive, fault)
     try:
@@ -163,8 +163,6 @@ def _eval_failure(agent: Agent, e: SpellError, program: Any, depth: int, receive
             return _run(completion_env(agent, depth, None, node, receive, _failure_env(e)), fixed)
         except SpellError:
             pass
-    if not seams.available():
-        raise e
     recovery = seams.same_tail_program(program, result, receive, fault)
     if recovery is None:
         recovery = seams.inert_recovery_program(program, result, receive, fault)

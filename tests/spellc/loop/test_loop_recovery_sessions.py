@@ -14,10 +14,7 @@ import pytest
 from spell_runtime.data import Keyword
 
 import spellc
-from spellc.loop import seams
 from spellc.providers.test_provider import TestProvider
-
-pytestmark = pytest.mark.skipif(not seams.available(), reason="needs spellc.loop.recovery")
 
 START = "(eval (do '(!llm-self \"(quine completion (eval (do \" {:receive? true})))"
 RAW_START = "(eval (do '(!llm-self \"(quine completion (eval (do \")))"

@@ -11,12 +11,9 @@ from spell_runtime.data import Keyword, plist
 from spell_runtime.errors import ControlError
 
 import spellc
-from spellc.loop import seams
 from spellc.loop.options import RunOptionsError
 from spellc.loop.usage import UsageTracker
 from spellc.providers.test_provider import TestProvider
-
-needs_recovery = pytest.mark.skipif(not seams.available(), reason="needs spellc.loop.recovery")
 
 
 def run_with(responses: list[str], **kw: Any) -> tuple[dict[str, Any], list[str]]:
@@ -122,7 +119,6 @@ def test_init_with_extend_calls_the_model_once() -> None:
     assert requests == ["(quine completion (eval (do (quote (!extend)) "]
 
 
-@needs_recovery
 def test_unrecovered_error_with_recovery_disabled() -> None:
     out, requests = run_with([], init="(do undefined-symbol)", recover=False)
     assert out["error"] == "Unbound symbol: undefined-symbol"
@@ -140,14 +136,12 @@ def test_agent_profile_with_recover_false(tmp_path: Path) -> None:
     assert out["error"] == "Unbound symbol: undefined-symbol"
 
 
-@needs_recovery
 def test_body_error_goes_to_inert_recovery_by_default() -> None:
     out, requests = run_with(["42)"], init="(do undefined-symbol)")
     assert out["result"] == 42
     assert requests[0].startswith("(quine completion (do undefined-symbol) (do (def _recovery_prompt ")
 
 
-@needs_recovery
 def test_provider_failure_is_returned_not_raised() -> None:
     out, requests = run_with([], prompt="x")
     assert out["error"] == "TestProvider: no response for prompt"

@@ -11,7 +11,6 @@ from spell_runtime.core.registry import BUILTINS
 from spell_runtime.data import Keyword, Symbol
 
 import spellc
-from spellc.loop import seams
 from spellc.providers.test_provider import TestProvider
 
 START = "(eval (do '(!llm-self \"(quine completion (eval (do \" {:receive? true})))"
@@ -20,9 +19,6 @@ OPEN = "(quine completion (eval (do "
 library.load()
 needs_snapshots = pytest.mark.skipif(Symbol("context-forms") not in BUILTINS,
                                      reason="display boundaries need the snapshot builtins")
-
-needs_recovery = pytest.mark.skipif(not seams.available(), reason="needs spellc.loop.recovery")
-
 
 def session(responses: list[str], **kw: Any) -> tuple[dict[str, Any], list[str]]:
     provider = TestProvider(responses=responses)
@@ -163,7 +159,6 @@ def test_raw_reopen_does_not_apply_edit_markers() -> None:
     assert "(prune)" in requests[1]
 
 
-@needs_recovery
 def test_invalid_self_call_options_are_a_document_error_of_the_trailing_expression() -> None:
     out, requests = session(["'(!llm-self \"x\" {:receive? 1})))", "9)))"])
     assert "!llm-self options must be a map with only an optional boolean :receive?" in requests[1]
