@@ -43,7 +43,7 @@ def spell_eval(form_or_text: Any, env: Any = None) -> Any:
 
 def run(opts: Any = None, /, **kwargs: Any) -> dict[str, Any]:
     """Run a Spell agent (runtime.md §7); see ``spellc.loop.run.run``."""
-    from .loop.run import run as run_agent
+    from .api import run as run_agent
 
     return run_agent(opts, **kwargs)
 

@@ -1,4 +1,4 @@
-"""The public Python API: ``eval_string`` and ``spell_eval`` (run/TestProvider come with the turn loop).
+"""The public Python API: ``eval_string``, ``spell_eval``, and ``run``/``TestProvider`` from the turn loop.
 
 Every call starts from a fresh default environment: the core builtins and
 namespaces, plus ``eval`` bound in the env (language.md §6.1, A17).
@@ -85,3 +85,22 @@ def spell_eval(form_or_text: Any, env: Any = None) -> SpellMap:
     from spell_runtime.context import snapshot
 
     return ok_result(value, snapshot(D))
+
+
+def run(opts: Any = None, /, **kwargs: Any) -> dict[str, Any]:
+    """Run a Spell agent (runtime.md §7.1): ``{"result": v}`` or ``{"error": m, "error_data": d}``.
+
+    The turn loop is imported on first use; see ``spellc.loop.run.run`` for the options.
+    """
+    from .loop.run import run as run_agent
+
+    return run_agent(opts, **kwargs)
+
+
+def __getattr__(name: str) -> Any:
+    """``TestProvider`` (runtime.md §7.5) without importing the providers package up front."""
+    if name == "TestProvider":
+        from .providers.test_provider import TestProvider
+
+        return TestProvider
+    raise AttributeError("module 'spellc.api' has no attribute %r" % name)

@@ -123,7 +123,7 @@ def prepare(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
             options["max-consecutive-errors"] if "max-consecutive-errors" in options
             else profile.get("max-consecutive-errors", 3) if profile.has("max-consecutive-errors") else 3)
         budget = effective_budget(options.get("budget"), "budget" in options, profile.get("default-budget"))
-    except ProfileError as e:
+    except (ProfileError, ProviderError) as e:  # a provider class refusing its profile (no key, no SDK)
         raise RunOptionsError(e.message, _spell_data(e.data)) from None
     except ControlError as e:
         raise RunOptionsError(e.message, e.data if isinstance(e.data, SpellMap) else None) from None

@@ -23,7 +23,7 @@ from ..providers.base import ModelRequest, ProviderError
 from . import seams
 from .agent import DEPTH_KEY, FRAME_KEY, NODE_KEY, Agent, agent_of
 from .cleaning import strip_code_fences
-from .pipeline import K_COMPLETION_ERROR, call_model, check_depth
+from .pipeline import K_COMPLETION_ERROR, call_model
 from .prompts import LEAF_SYSTEM
 from .wrapper import prompt_prefix
 
@@ -104,8 +104,7 @@ def leaf_llm(D: Any, prompt: Any) -> str:
 
     agent = _active_agent(D, prompt)
     opts = context_of(D).options
-    depth = int(opts.get(DEPTH_KEY, 1))
-    check_depth(agent, depth)
+    depth = int(opts.get(DEPTH_KEY, 1))  # a leaf call evaluates nothing, so it does not deepen the chain
     text = prompt if isinstance(prompt, str) else display_str(prompt)
     trace = agent.run.trace
     node = trace.begin(opts.get(NODE_KEY), depth, "leaf", text) if trace is not None else None
