@@ -41,7 +41,8 @@ class SdkProvider(ABC):
         self.settings = settings
         self.sdk = sdk
         self.client = client
-        self._sleep = sleep
+        self.sleep = sleep
+        """How retries wait; replaceable so tests can record the schedule instead of sleeping."""
 
     @property
     @abstractmethod
@@ -61,7 +62,7 @@ class SdkProvider(ABC):
     def _classified_attempt(self, request: ModelRequest, model: str) -> Answer:
         try:
             return self._attempt(request, model)
-        except Exception as exc:  # noqa: BLE001 - every provider failure must become a ProviderError
+        except Exception as exc:  # every provider failure must become a ProviderError
             err = classify_failure(exc, self.sdk, self.label)
             if err is None:
                 raise
@@ -75,7 +76,7 @@ class SdkProvider(ABC):
         model = self.model_for(request)
         started = time.monotonic()
         answer, attempts = call_with_retries(lambda: self._classified_attempt(request, model),
-                                             self.settings.retries, sleep=self._sleep)
+                                             self.settings.retries, sleep=self.sleep)
         counts = answer.counts
         cost = self.settings.costs.cost(model, counts) if self.settings.costs is not None else None
         usage = Usage(input_tokens=counts.input_total, output_tokens=counts.output, cost=cost, calls=1)

@@ -133,7 +133,7 @@ def test_profile_as_spell_map_with_keyword_keys(fake_server: FakeServer) -> None
                         Keyword("default-model"), "kw-model", Keyword("retries"), vec([0.25]),
                         Keyword("costs"), spell_map("kw", vec([1, 1])))
     provider = OpenAICompatibleProvider.from_profile(profile)
-    provider._sleep = sleeps.append
+    provider.sleep = sleeps.append
     response = provider.complete(ModelRequest(prefix=PREFIX))
     assert response.text == "ok)"
     assert response.attempts == 2
@@ -150,7 +150,7 @@ def test_5xx_then_success_is_retried_per_schedule(fake_server: FakeServer) -> No
                      Reply(body=chat_body("done)")))
     sleeps: list[float] = []
     provider = make(fake_server, retries=[0, 3])
-    provider._sleep = sleeps.append
+    provider.sleep = sleeps.append
     response = provider.complete(ModelRequest(prefix=PREFIX))
     assert response.text == "done)"
     assert response.attempts == 3
@@ -174,7 +174,7 @@ def test_default_schedule_is_three_attempts(fake_server: FakeServer) -> None:
     fake_server.then(*[Reply(500, {})] * 3)
     sleeps: list[float] = []
     provider = OpenAICompatibleProvider.from_profile({"base-url": fake_server.url})
-    provider._sleep = sleeps.append
+    provider.sleep = sleeps.append
     with pytest.raises(ProviderError):
         provider.complete(ModelRequest(prefix=PREFIX))
     assert sleeps == [10.0]
