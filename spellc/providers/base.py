@@ -62,6 +62,8 @@ class ModelResponse:
     latency_ms: float = 0.0
     attempts: int = 1
     """HTTP attempts the provider made for this answer (more than 1 when ``:retries`` were used)."""
+    model: Optional[str] = None
+    """The model that answered (the request's or the profile's default), for per-model usage records."""
 
 
 class ProviderError(Exception):

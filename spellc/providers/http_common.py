@@ -63,7 +63,14 @@ def token_count(obj: Any, name: str) -> int:
 
 
 def excerpt(text: Any) -> str:
-    s = text if isinstance(text, str) else repr(text)
+    """A bounded text of a body or message; JSON bodies stay JSON (error data must not show Python reprs)."""
+    if isinstance(text, str):
+        s = text
+    else:
+        try:
+            s = json.dumps(text, ensure_ascii=False)
+        except (TypeError, ValueError):
+            s = str(text)
     return s if len(s) <= BODY_EXCERPT_CHARS else s[:BODY_EXCERPT_CHARS] + "..."
 
 

@@ -81,7 +81,7 @@ class SdkProvider(ABC):
         cost = self.settings.costs.cost(model, counts) if self.settings.costs is not None else None
         usage = Usage(input_tokens=counts.input_total, output_tokens=counts.output, cost=cost, calls=1)
         return ModelResponse(text=answer.text, usage=usage, raw=answer.raw,
-                             latency_ms=(time.monotonic() - started) * 1000.0, attempts=attempts)
+                             latency_ms=(time.monotonic() - started) * 1000.0, attempts=attempts, model=model)
 
     def close(self) -> None:
         """Release the SDK client's connection pool."""

@@ -50,7 +50,7 @@ def test_chat_completion_sends_prefix_as_user_message_and_reports_usage(fake_ser
     response = provider.complete(ModelRequest(prefix=PREFIX, system="SYS", stop=("\nEND",)))
 
     assert response.text == "(def x 42))"
-    assert response.attempts == 1
+    assert (response.attempts, response.model) == (1, "local-model")
     assert (response.usage.input_tokens, response.usage.output_tokens, response.usage.calls) == (1000, 500, 1)
     # 600 uncached at $2/M, 400 cached at 10% of that, 500 output at $8/M
     assert response.usage.cost == pytest.approx((600 * 2.0 + 400 * 0.2 + 500 * 8.0) / 1e6)
@@ -166,7 +166,8 @@ def test_persistent_5xx_exhausts_retries(fake_server: FakeServer) -> None:
     assert (err.reason, err.status, err.retryable) == ("http-5xx", 500, True)
     assert err.data["attempts"] == 3
     assert err.data["model"] == "local-model"
-    assert "HTTP 500" in err.message and "still broken" in err.message
+    assert err.message == "OpenAI API request failed: HTTP 500: still broken"
+    assert err.data["body"] == '{"message": "still broken"}'
     assert len(fake_server.requests) == 3
 
 
