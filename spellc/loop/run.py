@@ -73,18 +73,31 @@ def execute(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
     opts_mod.validate(options, agent_profile_default=True)
     prepared = prepare(options, on_turn)
     outcome: dict[str, Any] = {}
-    worker = threading.Thread(target=_evaluate_root, args=(prepared, outcome), name="spell-run")
-    previous = threading.stack_size()
-    try:
-        threading.stack_size(RUN_STACK_BYTES)
-        worker.start()
-    finally:
-        threading.stack_size(previous)
+    # Daemon, so that an interrupted caller (Ctrl-C in the CLI) is not held hostage by a running model turn.
+    worker = threading.Thread(target=_evaluate_root, args=(prepared, outcome), name="spell-run", daemon=True)
+    _start_with_large_stack(worker)
     worker.join()
     outcome["usage_tracker"] = prepared.state.usage
     if prepared.trace_dir is not None:
         outcome["trace_dir"] = prepared.trace_dir
     return outcome
+
+
+def _start_with_large_stack(worker: threading.Thread) -> None:
+    """Start ``worker`` with ``RUN_STACK_BYTES`` of stack when the platform allows it, else the default."""
+    previous = threading.stack_size()
+    try:
+        threading.stack_size(RUN_STACK_BYTES)
+    except (ValueError, RuntimeError):
+        worker.start()
+        return
+    try:
+        worker.start()
+    except RuntimeError:  # the large stack could not be reserved
+        threading.stack_size(previous)
+        worker.start()
+    finally:
+        threading.stack_size(previous)
 
 
 def _evaluate_root(prepared: PreparedRun, outcome: dict[str, Any]) -> None:

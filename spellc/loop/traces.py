@@ -13,6 +13,7 @@ import atexit
 import os
 import threading
 import time
+from collections.abc import Callable
 from typing import Any, Final, Optional
 
 from spell_runtime.data import Keyword, SpellMap, vec
@@ -41,6 +42,7 @@ class TraceRecorder:
         self.root: Optional[int] = None
         self.warnings: list[dict[str, Any]] = []
         self._written = False
+        self._at_exit: Optional[Callable[[], None]] = None
 
     def begin(self, parent: Optional[int], depth: int, variant: str, prompt: str) -> int:
         """Register a node before its model call; returns its id (0, 1, 2... in start order)."""
@@ -145,10 +147,13 @@ class TraceRecorder:
         with open(os.path.join(directory, "tree.txt"), "w", encoding="utf-8") as fh:
             fh.write(self.tree_text() + "\n")
         self._written = True
+        if self._at_exit is not None:
+            atexit.unregister(self._at_exit)  # do not keep finished traces alive until exit
+            self._at_exit = None
         return directory
 
     def write_at_exit(self, directory: str) -> None:
-        """Best effort: write at interpreter exit unless ``write`` already ran."""
+        """Best effort: write at interpreter exit unless ``write`` runs first (which cancels this)."""
 
         def flush() -> None:
             if not self._written:
@@ -157,6 +162,7 @@ class TraceRecorder:
                 except Exception:  # noqa: BLE001 - nothing left to report to at exit
                     pass
 
+        self._at_exit = flush
         atexit.register(flush)
 
 
