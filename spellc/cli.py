@@ -84,3 +84,14 @@ def _add_run_command() -> None:
 
 
 _add_run_command()
+
+
+def _add_compile_commands() -> None:
+    """``spellc eval`` and ``spellc build`` live in ``cli_compile`` (they import the compiler only when run)."""
+    from .cli_compile import build_command, eval_command
+
+    main.add_command(eval_command)
+    main.add_command(build_command)
+
+
+_add_compile_commands()

@@ -14,11 +14,53 @@ emitter relies on these facts instead of re-deriving them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError
 from enum import Enum
-from typing import Any, Optional
+from typing import Any, ClassVar, Optional
 
 from spell_runtime.data import Keyword, Span, Symbol
+
+
+class Record:
+    """An immutable record whose fields are its annotations (own and inherited, in order).
+
+    Like a frozen dataclass, but made without generating code per class: the compiler's
+    import time is part of every ``spellc`` start-up, and thirty ``@dataclass`` decorations
+    cost tens of milliseconds."""
+
+    _fields: ClassVar[tuple[str, ...]] = ()
+    _defaults: ClassVar[dict[str, Any]] = {}
+
+    def __init_subclass__(cls) -> None:
+        fields: list[str] = []
+        defaults: dict[str, Any] = {}
+        for klass in reversed(cls.__mro__):
+            for name in klass.__dict__.get("__annotations__", {}):
+                if name.startswith("_"):
+                    continue
+                if name not in fields:
+                    fields.append(name)
+                if name in klass.__dict__:
+                    defaults[name] = klass.__dict__[name]
+        cls._fields = tuple(fields)
+        cls._defaults = defaults
+
+    def __init__(self, *args: Any) -> None:
+        fields = self._fields
+        if len(args) > len(fields):
+            raise TypeError("%s takes %d fields" % (type(self).__name__, len(fields)))
+        for name, value in zip(fields, args):
+            object.__setattr__(self, name, value)
+        for name in fields[len(args):]:
+            if name not in self._defaults:
+                raise TypeError("%s: missing field %s" % (type(self).__name__, name))
+            object.__setattr__(self, name, self._defaults[name])
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError("cannot assign to field %r" % name)
+
+    def __repr__(self) -> str:
+        return "%s(%s)" % (type(self).__name__, ", ".join("%s=%r" % (f, getattr(self, f)) for f in self._fields))
 
 
 class Ctx(Enum):
@@ -27,35 +69,30 @@ class Ctx(Enum):
     RETURN = "return"
 
 
-@dataclass(frozen=True, slots=True)
-class Node:
+class Node(Record):
     form: Any
     pos: Optional[Span]
     ctx: Ctx
 
 
-@dataclass(frozen=True, slots=True)
 class Const(Node):
     """A self-evaluating or quoted value."""
 
     value: Any
 
 
-@dataclass(frozen=True, slots=True)
 class Local(Node):
     """A symbol certainly bound in the env here (a parameter or local): plain ``D[sym]``."""
 
     sym: Symbol
 
 
-@dataclass(frozen=True, slots=True)
 class Global(Node):
     """A symbol resolved at run time: env, then builtins, else an error."""
 
     sym: Symbol
 
 
-@dataclass(frozen=True, slots=True)
 class BuiltinRef(Node):
     """A core builtin that no code has ever bound: referenced directly."""
 
@@ -63,7 +100,6 @@ class BuiltinRef(Node):
     value: Any
 
 
-@dataclass(frozen=True, slots=True)
 class NsRef(Node):
     """A qualified symbol ``root/k1/.../kn``; ``static_root`` is the namespace map when it is a constant."""
 
@@ -74,12 +110,10 @@ class NsRef(Node):
     has_static_root: bool
 
 
-@dataclass(frozen=True, slots=True)
 class VectorLit(Node):
     items: tuple[Node, ...]
 
 
-@dataclass(frozen=True, slots=True)
 class MapLit(Node):
     """A map literal: keys are not evaluated (Q10), values are, in order."""
 
@@ -87,7 +121,6 @@ class MapLit(Node):
     vals: tuple[Node, ...]
 
 
-@dataclass(frozen=True, slots=True)
 class If(Node):
     test: Node
     then: Node
@@ -95,7 +128,6 @@ class If(Node):
     test_is_bool: bool
 
 
-@dataclass(frozen=True, slots=True)
 class Seq(Node):
     """A body sequence (``do``, and the bodies of let/loop/try/catch/fn): annotates ``:containing-form``.
 
@@ -107,7 +139,6 @@ class Seq(Node):
     elems: tuple[Any, ...]
 
 
-@dataclass(frozen=True, slots=True)
 class SubUnits(Node):
     """Leading elements of a long body sequence, each compiled (and cached) as its own unit.
 
@@ -120,7 +151,6 @@ class SubUnits(Node):
     keys: tuple[Any, ...]
 
 
-@dataclass(frozen=True, slots=True)
 class Def(Node):
     """``def``/``persist``/the name binding of ``quine``: records the old value in the scope's undo list."""
 
@@ -128,14 +158,12 @@ class Def(Node):
     value: Node
 
 
-@dataclass(frozen=True, slots=True)
-class Binding:
+class Binding(Record):
     pattern: Any
     syms: tuple[Symbol, ...]
     value: Node
 
 
-@dataclass(frozen=True, slots=True)
 class Let(Node):
     """``private``: the names live in Python locals, because nothing in scope can observe the env."""
 
@@ -145,8 +173,7 @@ class Let(Node):
     private: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class FnBody:
+class FnBody(Record):
     """The compiled body of a ``fn``: parameters are bound positionally by destructuring."""
 
     params: tuple[Any, ...]
@@ -156,26 +183,22 @@ class FnBody:
     private: bool = False
 
 
-@dataclass(frozen=True, slots=True)
 class Fn(Node):
     params: Any
     body_forms: Any
     body: Optional[FnBody]
 
 
-@dataclass(frozen=True, slots=True)
 class Quine(Node):
     sym: Any
     last: Node
 
 
-@dataclass(frozen=True, slots=True)
 class Reopen(Node):
     quine: Node
     extras: tuple[Node, ...]
 
 
-@dataclass(frozen=True, slots=True)
 class Loop(Node):
     inits: tuple[Node, ...]
     patterns: tuple[Any, ...]
@@ -184,7 +207,6 @@ class Loop(Node):
     private: bool = False
 
 
-@dataclass(frozen=True, slots=True)
 class Recur(Node):
     """``(recur ...)``: a jump when ``target`` is "loop" or "fn", else the recur marker value."""
 
@@ -192,38 +214,32 @@ class Recur(Node):
     target: Optional[str]
 
 
-@dataclass(frozen=True, slots=True)
-class ForIter:
+class ForIter(Record):
     pattern: Any
     syms: tuple[Symbol, ...]
     coll: Node
 
 
-@dataclass(frozen=True, slots=True)
-class ForWhen:
+class ForWhen(Record):
     test: Node
 
 
-@dataclass(frozen=True, slots=True)
-class ForLet:
+class ForLet(Record):
     bindings: tuple[Binding, ...]
 
 
-@dataclass(frozen=True, slots=True)
 class For(Node):
     clauses: tuple[Any, ...]
     body: Node
     syms: tuple[Symbol, ...]
 
 
-@dataclass(frozen=True, slots=True)
 class Try(Node):
     body: Seq
     catch_sym: Any
     handler: Optional[Seq]
 
 
-@dataclass(frozen=True, slots=True)
 class Call(Node):
     """Application of a computed head; ``maybe_macro`` when the head symbol could name a user macro."""
 
@@ -232,7 +248,6 @@ class Call(Node):
     maybe_macro: bool
 
 
-@dataclass(frozen=True, slots=True)
 class BuiltinCall(Node):
     """A call of an unshadowed core builtin, made directly."""
 
@@ -242,7 +257,6 @@ class BuiltinCall(Node):
     env: bool
 
 
-@dataclass(frozen=True, slots=True)
 class NativeOp(Node):
     """A fixed-arity core operator lowered to Python operations with Spell semantics."""
 
@@ -250,7 +264,6 @@ class NativeOp(Node):
     args: tuple[Node, ...]
 
 
-@dataclass(frozen=True, slots=True)
 class KeywordCall(Node):
     """``(:k m)`` / ``(:k m default)``."""
 
@@ -258,12 +271,10 @@ class KeywordCall(Node):
     args: tuple[Node, ...]
 
 
-@dataclass(frozen=True, slots=True)
 class Throw(Node):
     arg: Node
 
 
-@dataclass(frozen=True, slots=True)
 class Fail(Node):
     """A form the compiler knows fails when evaluated, with this message (after evaluating ``pre``)."""
 

@@ -23,7 +23,6 @@ error results still show them.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
@@ -33,8 +32,8 @@ from . import ir
 
 
 def _children(node: Any) -> Iterator[Any]:
-    for f in dataclasses.fields(node):
-        value = getattr(node, f.name)
+    for f in node._fields:
+        value = getattr(node, f)
         items = value if isinstance(value, tuple) else (value,)
         for item in items:
             if isinstance(item, (ir.Node, ir.Binding, ir.ForIter, ir.ForWhen, ir.ForLet)):

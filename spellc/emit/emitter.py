@@ -24,7 +24,6 @@ call form (see ``spell_runtime.support``).
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Optional
@@ -39,46 +38,57 @@ from . import pyast as P
 Pos = tuple[int, int, int, int]
 
 
-@dataclass
 class Result:
-    stmts: list[ast.stmt]
-    expr: ast.expr
+    """Statements that must run first, and an expression for the value (Hy's ``Result``)."""
+
+    __slots__ = ("stmts", "expr")
+
+    def __init__(self, stmts: list[ast.stmt], expr: ast.expr) -> None:
+        self.stmts = stmts
+        self.expr = expr
 
 
-@dataclass
 class Scope:
     """A construct whose ``def``s are undone when it exits (fn body, let, loop, for, unit)."""
 
-    undo: str
-    always_list: bool = False
-    used: bool = False
+    __slots__ = ("undo", "always_list", "used")
+
+    def __init__(self, undo: str, always_list: bool = False) -> None:
+        self.undo = undo
+        self.always_list = always_list
+        self.used = False
 
 
-@dataclass
 class Tail:
     """How a tail value leaves: ``return`` (function body / unit) or store-and-break (loop)."""
 
-    kind: str  # "return" | "loop"
-    result_var: str = ""
-    # recur support
-    recur_vars: list[str] = field(default_factory=list)
-    recur_tuple_var: str = ""
-    fn_arity: int = -1
-    fn_form: Any = None
-    uses_tuple_path: bool = False
-    loop_scope: Optional[Scope] = None
-    jumps: bool = False
-    fn_name: str = ""
-    private_patterns: Optional[tuple[Any, ...]] = None
+    __slots__ = ("kind", "result_var", "recur_vars", "recur_tuple_var", "fn_arity", "fn_form", "uses_tuple_path",
+                 "loop_scope", "jumps", "fn_name", "private_patterns")
+
+    def __init__(self, kind: str, result_var: str = "", recur_vars: Optional[list[str]] = None,
+                 recur_tuple_var: str = "", fn_arity: int = -1, fn_form: Any = None,
+                 loop_scope: Optional[Scope] = None, fn_name: str = "") -> None:
+        self.kind = kind  # "return" | "loop"
+        self.result_var = result_var
+        self.recur_vars: list[str] = recur_vars if recur_vars is not None else []
+        self.recur_tuple_var = recur_tuple_var
+        self.fn_arity = fn_arity
+        self.fn_form = fn_form
+        self.uses_tuple_path = False
+        self.loop_scope = loop_scope
+        self.jumps = False
+        self.fn_name = fn_name
+        self.private_patterns: Optional[tuple[Any, ...]] = None
 
 
-@dataclass
 class FnInfo:
     """Facts about the compiled Python function being emitted."""
 
-    is_fn: bool
-    ci_counter: int = 0
-    static_refs: bool = False  # refers to builtins directly: must re-check the binding epoch
+    __slots__ = ("is_fn", "static_refs")
+
+    def __init__(self, is_fn: bool) -> None:
+        self.is_fn = is_fn
+        self.static_refs = False  # refers to builtins directly: must re-check the binding epoch
 
 
 class Emitter:

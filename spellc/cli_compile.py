@@ -1,0 +1,95 @@
+"""``spellc eval`` and ``spellc build``: evaluate Spell text, or compile a program to a Python module.
+
+Errors are shown in Spell terms: ``FILE:LINE:COL: message`` (line and column of the
+failing form, both from 1) followed by the Spell call path, innermost first — never
+a Python traceback of the runtime. Exit status 0 ok, 1 a Spell error, 2 usage.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, NoReturn, Optional
+
+import click
+
+MAX_PATH_LINES = 8
+
+
+def spell_error_text(e: Any, name: str) -> str:
+    """The user-facing report of a Spell error: location line plus at most MAX_PATH_LINES call-path lines."""
+    from spell_runtime.printer import pr_str
+
+    line, col = 1, 1
+    pos = getattr(e, "position", None)
+    if pos is not None:
+        line, col = pos[0], pos[1] + 1
+    elif getattr(e, "line", None) is not None:
+        line, col = e.line, e.column
+    out = ["%s:%d:%d: %s" % (name, line, col, e)]
+    trace = list(getattr(e, "trace", None) or [])
+    for head in trace[:MAX_PATH_LINES]:
+        out.append("  in %s" % pr_str(head))
+    if len(trace) > MAX_PATH_LINES:
+        out.append("  ... %d more" % (len(trace) - MAX_PATH_LINES))
+    return "\n".join(out)
+
+
+def _fail(message: str, code: int = 1) -> NoReturn:
+    click.echo(message, err=True)
+    sys.exit(code)
+
+
+@click.command("eval")
+@click.argument("expr")
+def eval_command(expr: str) -> None:
+    """Evaluate EXPR (one or more Spell forms) and print the value of the last one."""
+    from spell_runtime.errors import SpellError
+    from spell_runtime.printer import pr_str
+
+    from .api import eval_string
+
+    try:
+        value = eval_string(expr, "<eval>")
+    except SpellError as e:
+        _fail(spell_error_text(e, "<eval>"))
+    click.echo((pr_str(value) + "\n").encode("utf-8", "backslashreplace"), nl=False)
+
+
+@click.command("build")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Where to write the module (FILE.py).")
+def build_command(file: str, output: Optional[str]) -> None:
+    """Compile FILE to a Python module that imports only the Spell runtime.
+
+    Running the module prints the program's value; importing it computes ``value``.
+    """
+    import os
+    import tempfile
+
+    from spell_runtime.errors import SpellError
+
+    from .compiler import build_module
+    from .emit.constants import UnsupportedConstant
+    from .reader import read_all
+
+    with open(file, encoding="utf-8") as fh:
+        text = fh.read()
+    try:
+        forms = read_all(text, source_name=file)
+        source = build_module(forms, os.path.basename(file))
+    except SpellError as e:
+        _fail(spell_error_text(e, file))
+    except UnsupportedConstant as e:
+        _fail("%s: cannot write a constant of this kind into a module: %s" % (file, e))
+    out = output or os.path.splitext(file)[0] + ".py"
+    folder = os.path.dirname(os.path.abspath(out))
+    fd, tmp = tempfile.mkstemp(prefix=".spellc-", suffix=".py", dir=folder)
+    try:  # write beside the target, then rename: a failed build never leaves a half-written module
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(source)
+        os.replace(tmp, out)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    click.echo(out)
