@@ -1,0 +1,57 @@
+"""``spellc eval`` and ``spellc build`` from the command line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from spellc.cli import main
+
+PROGRAM = """(defn safe-div [a b]
+  (/ a b))
+(defn run []
+  (safe-div 10 0))
+"""
+
+
+def test_eval_prints_the_value() -> None:
+    result = CliRunner().invoke(main, ["eval", "(map inc [1 2 3])"])
+    assert result.exit_code == 0
+    assert result.output == "[2 3 4]\n"
+
+
+def test_eval_error_names_position_and_call_path() -> None:
+    result = CliRunner().invoke(main, ["eval", "(do (defn f [x] (g x)) (defn g [y] (/ y 0)) (f 1))"])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[0] == "<eval>:1:36: Function call failed: /: Divide by zero"
+    assert lines[1:] == ["  in g", "  in f"]
+    assert "Traceback" not in result.output
+
+
+def test_build_writes_a_module_that_needs_only_the_runtime(tmp_path: Path) -> None:
+    src = tmp_path / "prog.spl"
+    src.write_text("(defn sq [x] (* x x))\n{:squares (map sq (range 5)) :name \"prog\"}\n", encoding="utf-8")
+    out = tmp_path / "prog_built.py"
+    result = CliRunner().invoke(main, ["build", str(src), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    run = subprocess.run([sys.executable, str(out)], capture_output=True, text=True, check=True)
+    assert run.stdout == '{:squares [0 1 4 9 16], :name "prog"}\n'
+    check = ("import sys; sys.path.insert(0, %r); import prog_built; "
+             "from spell_runtime.printer import pr_str; print(pr_str(prog_built.value)); "
+             "print(sorted(m for m in sys.modules if m == 'spellc' or m.startswith('spellc.')))" % str(tmp_path))
+    imported = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, check=True)
+    assert imported.stdout.splitlines() == ['{:squares [0 1 4 9 16], :name "prog"}', "[]"]
+
+
+def test_built_module_reports_spell_errors(tmp_path: Path) -> None:
+    src = tmp_path / "calc.spl"
+    src.write_text(PROGRAM + "(run)\n", encoding="utf-8")
+    out = tmp_path / "calc.py"
+    assert CliRunner().invoke(main, ["build", str(src), "-o", str(out)]).exit_code == 0
+    run = subprocess.run([sys.executable, str(out)], capture_output=True, text=True)
+    assert run.returncode == 1
+    assert run.stderr.strip() == "calc.spl: Function call failed: /: Divide by zero"
