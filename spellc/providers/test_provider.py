@@ -7,7 +7,8 @@ message. Resolution order: ``:responses`` (exact key of a map, or the next
 unused element of a vector) → ``:response-fn`` → ``:response-rules`` (first
 match) → ``:response``. Running out is a provider failure (an environment
 fault, never the model's), raised only after the request was recorded so that
-tests can count the call that found the script empty.
+tests can count the call that found the script empty. It is its own plain-text
+provider: ``leaf-llm`` calls ``complete`` with the leaf prompt as the prefix.
 """
 
 from __future__ import annotations
@@ -97,10 +98,6 @@ class TestProvider:
             raise ProviderError(NO_RESPONSE, reason="no-response",
                                 data={"prompt": match_text, "available-keys": self._available_keys()})
         return self._answer(entry)
-
-    def complete_text(self, prompt: str, system: str = "") -> str:
-        """Plain text in, text out (the transport ``leaf-llm`` uses): the same script, matched on ``prompt``."""
-        return self.complete(ModelRequest(prefix=prompt, system=system)).text
 
     # -- resolution --------------------------------------------------------------------------------
     def _resolve(self, text: str) -> Any:
