@@ -67,7 +67,7 @@ def call_model(agent: Agent, prefix: str, depth: int, receive: bool, parent: Opt
             trace.fail(node, e.message, Keyword("environment"), Keyword("provider"))
         _report_turn(agent, depth, prefix, "", started, e.message)
         raise
-    agent.run.usage.add(agent.model, response.usage)
+    agent.run.usage.add(response.model or agent.model, response.usage)
     agent.run.log("Response: %s\n" % response.text)
     text = clean_response(prefix, response.text, prefill=prefill)
     completion = prefix + text

@@ -116,7 +116,7 @@ def leaf_llm(D: Any, prompt: Any) -> str:
         if trace is not None and node is not None:
             trace.fail(node, e.message, Keyword("environment"), Keyword("provider"))
         raise HostError(e.message, None, provider_failure(e)) from None
-    agent.run.usage.add(agent.model, response.usage)
+    agent.run.usage.add(response.model or agent.model, response.usage)
     answer = strip_code_fences(response.text)
     if trace is not None and node is not None:
         trace.update(node, response=response.text, raw_text=answer)
