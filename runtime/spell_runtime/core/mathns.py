@@ -63,10 +63,18 @@ def java_cbrt(x: float) -> float:
     """The cube root rounded to the nearest double (Java gives ``(math/cbrt 27) ;=> 3.0``; libm may be an ulp off)."""
     if x == 0.0 or not math.isfinite(x):
         return x
-    r = math.cbrt(x)
     target = Fraction(x)
-    candidates = (math.nextafter(r, -math.inf), r, math.nextafter(r, math.inf))
-    return min(candidates, key=lambda c: abs(Fraction(c) ** 3 - target))
+
+    def error(c: float) -> Fraction:
+        return abs(Fraction(c) ** 3 - target)
+
+    r = math.cbrt(x)
+    for direction in (-math.inf, math.inf):  # walk while a neighbour is closer (libm can be a few ulps off)
+        step = math.nextafter(r, direction)
+        while error(step) < error(r):
+            r = step
+            step = math.nextafter(r, direction)
+    return r
 
 
 @member("math/exp")
