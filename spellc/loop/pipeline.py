@@ -103,7 +103,7 @@ def evaluate_completion(agent: Agent, raw_text: str, depth: int, receive: bool, 
     calls_before = agent.model_calls
     D = completion_env(agent, depth, frame, node, receive)
     try:
-        value = _run(D, program)
+        value = _run(D, program, text)
     except SpellError as e:
         effects_ran = _effect_count(agent) != effects_before or agent.model_calls != calls_before
         return _eval_failure(agent, e, program, depth, receive, node, frame, effects_ran)
@@ -121,10 +121,12 @@ def _read_program(text: str, root: bool) -> Any:
     return plist([S_DO, *forms]) if forms else None
 
 
-def _run(D: dict[Any, Any], program: Any) -> Any:
+def _run(D: dict[Any, Any], program: Any, text: Optional[str] = None) -> Any:
+    """Evaluate a completion; its long body compiles form by form, cached by each form's text,
+    so a turn compiles only the forms that are new (see spellc.analyze.ir.SubUnits)."""
     from ..compiler import run_form
 
-    return run_form(D, program)[0]
+    return run_form(D, program, "<completion>", text, incremental=True)[0]
 
 
 def _reader_failure(agent: Agent, e: ReaderError, text: str, depth: int, receive: bool, node: Optional[int],
