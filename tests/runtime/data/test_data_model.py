@@ -7,7 +7,6 @@ from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
-
 from spell_runtime.data import (
     EMPTY_MAP,
     BigInt,
