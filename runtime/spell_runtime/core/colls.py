@@ -20,12 +20,11 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from pyrsistent import pvector as _pvector
-
 from ..data.atoms import BigInt, Keyword
 from ..data.hashmap import EMPTY_MAP, SpellMap, SpellSet, normkey
 from ..data.lookup import get as lookup_get
 from ..data.plist import PList, plist
+from ..data.pvec import pvector as _pvector
 from ..data.sorted import Comparator, SortedMap
 from ..data.sorted import sorted_map as build_sorted_map
 from ..data.sorted import sorted_set as build_sorted_set

@@ -18,9 +18,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from pyrsistent import pvector as _pvector
-
 from ..data.hashmap import Key
+from ..data.pvec import pvector as _pvector
 from ..errors import HostError
 from .calling import call_fn
 from .registry import EnvFn, builtin

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future
 from typing import Any, Optional
 
 from ..context import CTX_KEY, Context
@@ -144,6 +143,8 @@ def future_star(D: Any, thunk: Any) -> SpellMap:
     table[CTX_KEY] = child_ctx
     if child_ctx.future_ns is not None:
         table[Symbol("blocking")] = child_ctx.future_ns
+    from concurrent.futures import Future
+
     fut: Future[Any] = Future()
 
     def run() -> None:

@@ -20,10 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pyrsistent import pvector
-
 from ..data.atoms import HostObject
 from ..data.hashmap import SpellMap
+from ..data.pvec import pvector
 from ..data.vector import LineVector, PVector
 from ..errors import HostError
 from .calling import caller

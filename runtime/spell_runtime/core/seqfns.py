@@ -17,10 +17,9 @@ from collections.abc import Iterator
 from functools import cmp_to_key
 from typing import Any
 
-from pyrsistent import pvector as _pvector
-
 from ..data.equality import spell_eq
 from ..data.hashmap import normkey
+from ..data.pvec import pvector as _pvector
 from ..data.sorted import natural_compare
 from ..data.text import is_bmp
 from ..data.vector import EMPTY_VECTOR

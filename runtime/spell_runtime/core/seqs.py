@@ -24,11 +24,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from pyrsistent import pvector as _pvector
-
 from ..data.atoms import Char
 from ..data.hashmap import SpellMap, SpellSet
 from ..data.plist import EMPTY, PList, plist
+from ..data.pvec import pvector as _pvector
 from ..data.sorted import SortedMap, sorted_like
 from ..data.text import to_units, utf16_len
 from ..data.vector import EMPTY_VECTOR, LineVector, PVector, Segment

@@ -21,12 +21,11 @@ from fractions import Fraction
 from math import ceil, isnan
 from typing import Any
 
-from pyrsistent import pvector as _pvector
-
 from ..data.atoms import BigInt, Float32
 from ..data.equality import spell_eq
 from ..data.hashmap import SpellSet
 from ..data.plist import PList
+from ..data.pvec import pvector as _pvector
 from ..data.vector import EMPTY_VECTOR, LineVector, PVector
 from ..errors import HostError
 from .calling import caller

@@ -24,9 +24,9 @@ from fractions import Fraction
 from typing import Any, Optional
 
 import immutables
-from pyrsistent import pvector
 
 from .atoms import BigInt, Char, Keyword, Symbol
+from .pvec import pvector
 
 SMALL = 16
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, Optional
 
-from pyrsistent import pvector as _pvector
+from .pvec import pvector as _pvector
 
 EMPTY_VECTOR: Any = _pvector()
 PVector: type = type(EMPTY_VECTOR)
@@ -84,9 +84,11 @@ class LineVector:
             hi = min(end, offset + count)
             if lo < hi:
                 line = None if seg_start is None else seg_start + (lo - offset)
-                if segments and segments[-1][0] is not None and line is not None and \
-                        segments[-1][0] + segments[-1][1] == line:
-                    segments[-1] = (segments[-1][0], segments[-1][1] + hi - lo)
+                prev = segments[-1] if segments else None
+                # Run-length grouping (runtime.md §4.6.2): adjacent position-less rows share a segment too.
+                if prev is not None and ((prev[0] is None and line is None) or
+                                         (prev[0] is not None and line is not None and prev[0] + prev[1] == line)):
+                    segments[-1] = (prev[0], prev[1] + hi - lo)
                 else:
                     segments.append((line, hi - lo))
             offset += count
