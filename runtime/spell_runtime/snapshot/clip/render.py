@@ -1,0 +1,580 @@
+"""The canonical renderer ``R`` applied to value forms, measured in UTF-16 units and capped (runtime.md §4.3).
+
+Clipping asks "does ``R(value_form(v))`` fit in ``b`` units?" thousands of
+times, mostly about values far larger than ``b``. Building the value form and
+rendering it whole would cost the size of the input each time, so this module
+renders *values* straight to text as if their value form had been built, and
+stops the moment the running length passes the cap. ``value_form`` +
+``printer.render_form`` remain the definition; a property test holds this
+module to them.
+
+Two walks:
+
+* ``data`` renders an object as a form (``R`` itself). It walks with an explicit
+  stack because Spell function bodies are forms of any depth.
+* ``vf`` renders a value's value form. It recurses: it only ever sees snapshot
+  values, whose depth pass 1 caps at 64.
+
+Whether a map, set or list is *literal data* (and so quoted whole) needs its
+whole subtree, so the answer is memoised per object in ``Ctx`` for the duration
+of one snapshot; the memo holds the objects so their ids cannot be reused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Final, Optional
+
+from ...data.atoms import K_BODY, K_PARAMS, K_SPELL_FN, BigInt, Char, Float32, Keyword, Pattern, Symbol
+from ...data.hashmap import SpellMap, SpellSet
+from ...data.plist import PList
+from ...data.vector import LineVector, PVector
+from ...errors import HostError
+from ...printer import host_object_text, pr_str, quote_string
+from ...readable import is_reader_keyword, is_reader_number, is_reader_symbol
+from .text import escapes, units
+
+NO_SOURCE_MESSAGE: Final = "Value has no ordinary source representation"
+
+FIRST_LINE: Final = Symbol("first-line")
+
+_reader_symbols: dict[Symbol, bool] = {}
+_reader_keywords: dict[Keyword, bool] = {}
+
+
+class Overflow(Exception):
+    """Raised inside a capped render as soon as the text passes its cap."""
+
+
+class Ctx:
+    """Per-snapshot memos, keyed by object id and holding the object so the id stays unique.
+
+    ``lit``: literal-data flags. ``pairs``: the entries of maps this snapshot
+    built, so that large intermediate maps are not walked through their hash
+    trie again and again.
+    """
+
+    __slots__ = ("lit", "pairs")
+
+    lit: dict[int, tuple[object, bool]]
+    pairs: dict[int, tuple[SpellMap, list[tuple[Any, Any]]]]
+
+    def __init__(self) -> None:
+        self.lit = {}
+        self.pairs = {}
+
+    def new_map(self, pairs: list[tuple[Any, Any]]) -> SpellMap:
+        """``SpellMap.from_pairs(pairs)`` for pairs with distinct keys, remembering the pairs."""
+        m = SpellMap.from_pairs(pairs)
+        if len(pairs) > 16:
+            self.pairs[id(m)] = (m, pairs)
+        return m
+
+    def entries(self, m: SpellMap) -> list[tuple[Any, Any]]:
+        """The entries of ``m`` in order."""
+        found = self.pairs.get(id(m))
+        if found is not None:
+            return found[1]
+        return list(m.items())
+
+
+class Sink:
+    """Collects rendered text (or only its length) and enforces a cap (-1: none)."""
+
+    __slots__ = ("parts", "n", "cap", "keep")
+
+    parts: list[str]
+    n: int
+    cap: int
+    keep: bool
+
+    def __init__(self, cap: int, keep: bool) -> None:
+        self.parts = []
+        self.n = 0
+        self.cap = cap
+        self.keep = keep
+
+    def add(self, s: str, width: int) -> None:
+        self.n += width
+        if self.cap >= 0 and self.n > self.cap:
+            raise Overflow()
+        if self.keep:
+            self.parts.append(s)
+
+    def ascii(self, s: str) -> None:
+        self.add(s, len(s))
+
+    def text(self, s: str) -> None:
+        self.add(s, units(s))
+
+    def string(self, s: str) -> None:
+        """A string literal; a string longer than the room left is rejected without scanning it."""
+        if self.cap >= 0 and self.n + len(s) + 2 > self.cap:
+            raise Overflow()
+        width = 2 + units(s) + escapes(s)
+        self.add(quote_string(s) if self.keep else "", width)
+
+
+def reader_symbol(s: Symbol) -> bool:
+    """``is_reader_symbol``, cached per interned symbol."""
+    found = _reader_symbols.get(s)
+    if found is None:
+        found = is_reader_symbol(s)
+        _reader_symbols[s] = found
+    return found
+
+
+def reader_keyword(k: Keyword) -> bool:
+    """``is_reader_keyword``, cached per interned keyword."""
+    found = _reader_keywords.get(k)
+    if found is None:
+        found = is_reader_keyword(k)
+        _reader_keywords[k] = found
+    return found
+
+
+def atom_text(x: Any) -> Optional[str]:
+    """Readable text of a non-string atom, or None when ``x`` is not an atom."""
+    t = type(x)
+    if t is int:
+        return str(x)
+    if t is Keyword or t is Symbol:
+        return repr(x)
+    if x is None:
+        return "nil"
+    if t is bool:
+        return "true" if x else "false"
+    if is_number(x) or t is Char or t is Pattern:
+        return pr_str(x)
+    return None
+
+
+def is_number(x: Any) -> bool:
+    """Any Spell number (not a boolean)."""
+    t = type(x)
+    return t is int or t is float or t is BigInt or t is Fraction or t is Decimal or t is Float32
+
+
+def is_collection(x: Any) -> bool:
+    t = type(x)
+    return t is PVector or t is LineVector or t is PList or isinstance(x, (SpellMap, SpellSet))
+
+
+def fn_parts(x: Any) -> Optional[tuple[Any, Any]]:
+    """(params, body) of a Spell function map whose source is ``(fn params body...)``."""
+    if not isinstance(x, SpellMap):
+        return None
+    flag = x.get(K_SPELL_FN)
+    if flag is None or flag is False:
+        return None
+    params = x.get(K_PARAMS)
+    body = x.get(K_BODY)
+    tp = type(params)
+    if (tp is PVector or tp is LineVector) and type(body) is PList:
+        return (params, body)
+    return None
+
+
+def is_fn_flagged(x: SpellMap) -> bool:
+    flag = x.get(K_SPELL_FN)
+    return flag is not None and flag is not False
+
+
+def literal(ctx: Ctx, x: Any) -> bool:
+    """Literal data (runtime.md §4.3.2)."""
+    t = type(x)
+    if t is str or x is None or t is bool or t is Char:
+        return True
+    if t is Symbol:
+        return reader_symbol(x)
+    if t is Keyword:
+        return reader_keyword(x)
+    if t is LineVector:
+        return False
+    if t is PVector or t is PList or isinstance(x, (SpellMap, SpellSet)):
+        key = id(x)
+        found = ctx.lit.get(key)
+        if found is not None:
+            return found[1]
+        flag = _literal_collection(ctx, x)
+        ctx.lit[key] = (x, flag)
+        return flag
+    return is_reader_number(x)
+
+
+def _literal_collection(ctx: Ctx, x: Any) -> bool:
+    if isinstance(x, SpellMap):
+        if is_fn_flagged(x):
+            return False
+        for k, v in ctx.entries(x):
+            if not literal(ctx, k) or not literal(ctx, v):
+                return False
+        return True
+    for e in x:
+        if not literal(ctx, e):
+            return False
+    return True
+
+
+# -- R on forms -------------------------------------------------------------------------------
+
+class _Piece:
+    """Literal layout text inside a first-line frame (distinct from a Spell string)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+class _Frame:
+    __slots__ = ("items", "count", "close", "pieces")
+
+    def __init__(self, items: Iterator[Any], close: str, pieces: bool) -> None:
+        self.items = items
+        self.count = 0
+        self.close = close
+        self.pieces = pieces
+
+
+_END: Final = object()
+
+
+def first_line_args(form: PList) -> Optional[list[Any]]:
+    """The start/rows arguments of a ``(first-line s1 [rows] ...)`` form R lays out specially."""
+    args = list(form)[1:]
+    if not args or len(args) % 2:
+        return None
+    for i in range(0, len(args), 2):
+        start = args[i]
+        if not (start is None or type(start) is int or type(start) is BigInt):
+            return None
+        rows = args[i + 1]
+        if type(rows) is not PVector and type(rows) is not LineVector:
+            return None
+    return args
+
+
+def _first_line_pieces(args: list[Any]) -> list[Any]:
+    pieces: list[Any] = [_Piece("(first-line")]
+    for i in range(0, len(args), 2):
+        start = args[i]
+        rows = args[i + 1]
+        pieces.append(_Piece(" " + ("nil" if start is None else pr_str(start)) + " ["))
+        index = 0
+        for row in rows:
+            pieces.append(_Piece("\n "))
+            pieces.append(row)
+            if start is not None:
+                pieces.append(_Piece(" ; " + str(int(start) + index)))
+            index += 1
+        pieces.append(_Piece("\n]" if index else "]"))
+    pieces.append(_Piece(")"))
+    return pieces
+
+
+def _open(sink: Sink, x: Any) -> Optional[_Frame]:
+    """Write the opening of collection ``x``; the frame of its elements, or None when it is empty."""
+    t = type(x)
+    if t is PList:
+        if x.count and x.first is FIRST_LINE:
+            args = first_line_args(x)
+            if args is not None:
+                return _Frame(iter(_first_line_pieces(args)), "", True)
+        if not x.count:
+            sink.ascii("()")
+            return None
+        sink.ascii("(")
+        return _Frame(iter(x), ")", False)
+    if t is PVector or t is LineVector:
+        if not len(x):
+            sink.ascii("[]")
+            return None
+        sink.ascii("[")
+        return _Frame(iter(x), "]", False)
+    if isinstance(x, SpellMap):
+        if not len(x):
+            sink.ascii("{}")
+            return None
+        sink.ascii("{")
+        return _Frame(_flatten(x), "}", False)
+    if not len(x):
+        sink.ascii("#{}")
+        return None
+    sink.ascii("#{")
+    return _Frame(iter(x), "}", False)
+
+
+def _flatten(m: SpellMap) -> Iterator[Any]:
+    for k, v in m.items():
+        yield k
+        yield v
+
+
+def data(sink: Sink, root: Any) -> None:
+    """Write ``R(root)``: ``root`` rendered as a form."""
+    stack: list[_Frame] = []
+    x = root
+    while True:
+        if type(x) is str:
+            sink.string(x)
+        else:
+            text = atom_text(x)
+            if text is not None:
+                sink.text(text)
+            elif is_collection(x):
+                frame = _open(sink, x)
+                if frame is not None:
+                    stack.append(frame)
+            else:
+                sink.text(host_object_text(x))
+        while stack:
+            top = stack[-1]
+            item = next(top.items, _END)
+            if item is _END:
+                sink.ascii(top.close)
+                stack.pop()
+                continue
+            if top.pieces:
+                if type(item) is _Piece:
+                    sink.text(item.text)
+                    continue
+            elif top.count:
+                sink.ascii(" ")
+            top.count += 1
+            x = item
+            break
+        else:
+            return
+
+
+# -- R on value forms -----------------------------------------------------------------------
+
+def line_pairs(lv: LineVector) -> list[tuple[Optional[int], list[Any]]]:
+    """(start, rows) per position segment, as ``value_form`` lays out a numbered vector."""
+    rows = list(lv.items)
+    pairs: list[tuple[Optional[int], list[Any]]] = []
+    offset = 0
+    for start, count in lv.segments:
+        if count <= 0:
+            continue
+        pairs.append((start, rows[offset: offset + count]))
+        offset += count
+    if offset < len(rows):
+        pairs.append((None, rows[offset:]))
+    if not pairs:
+        first = lv.segments[0][0] if lv.segments else None
+        pairs.append((first, []))
+    return pairs
+
+
+def _vf_seq(ctx: Ctx, sink: Sink, items: Any) -> None:
+    first = True
+    for e in items:
+        if not first:
+            sink.ascii(" ")
+        first = False
+        vf(ctx, sink, e)
+
+
+def vf(ctx: Ctx, sink: Sink, x: Any) -> None:
+    """Write ``R(value_form(x))``."""
+    t = type(x)
+    if t is str:
+        sink.string(x)
+        return
+    if t is Symbol:
+        if reader_symbol(x):
+            sink.ascii("(quote ")
+            sink.text(repr(x))
+            sink.ascii(")")
+        else:
+            _constructor(sink, "(symbol ", x.ns, x.name)
+        return
+    if t is Keyword:
+        if reader_keyword(x):
+            sink.text(repr(x))
+        else:
+            _constructor(sink, "(keyword ", x.ns, x.name)
+        return
+    if t is PVector:
+        sink.ascii("[")
+        _vf_seq(ctx, sink, x)
+        sink.ascii("]")
+        return
+    if t is LineVector:
+        _vf_lines(ctx, sink, x)
+        return
+    if isinstance(x, SpellMap):
+        parts = fn_parts(x)
+        if parts is not None:
+            sink.ascii("(fn ")
+            data(sink, parts[0])
+            for form in parts[1]:
+                sink.ascii(" ")
+                data(sink, form)
+            sink.ascii(")")
+        elif literal(ctx, x):
+            sink.ascii("(quote ")
+            data(sink, x)
+            sink.ascii(")")
+        elif all(literal(ctx, k) for k, _ in ctx.entries(x)):
+            sink.ascii("{")
+            first = True
+            for k, v in ctx.entries(x):
+                if not first:
+                    sink.ascii(" ")
+                first = False
+                data(sink, k)
+                sink.ascii(" ")
+                vf(ctx, sink, v)
+            sink.ascii("}")
+        else:
+            sink.ascii("(into {} [")
+            first = True
+            for k, v in ctx.entries(x):
+                sink.ascii("[" if first else " [")
+                first = False
+                vf(ctx, sink, k)
+                sink.ascii(" ")
+                vf(ctx, sink, v)
+                sink.ascii("]")
+            sink.ascii("])")
+        return
+    if t is PList or isinstance(x, SpellSet):
+        if literal(ctx, x):
+            sink.ascii("(quote ")
+            data(sink, x)
+            sink.ascii(")")
+        elif t is not PList:
+            sink.ascii("(set [")
+            _vf_seq(ctx, sink, x)
+            sink.ascii("])")
+        else:
+            sink.ascii("(list ")
+            _vf_seq(ctx, sink, x)
+            sink.ascii(")")
+        return
+    text = atom_text(x) if t is not Pattern else None
+    if text is None:
+        raise HostError(NO_SOURCE_MESSAGE)
+    sink.text(text)
+
+
+def _constructor(sink: Sink, head: str, ns: Optional[str], name: str) -> None:
+    sink.ascii(head)
+    if ns is not None:
+        sink.string(ns)
+        sink.ascii(" ")
+    sink.string(name)
+    sink.ascii(")")
+
+
+def _vf_lines(ctx: Ctx, sink: Sink, lv: LineVector) -> None:
+    sink.ascii("(first-line")
+    for start, rows in line_pairs(lv):
+        sink.ascii(" ")
+        sink.text("nil" if start is None else pr_str(start))
+        sink.ascii(" [")
+        index = 0
+        for row in rows:
+            sink.ascii("\n ")
+            vf(ctx, sink, row)
+            if start is not None:
+                sink.ascii(" ; " + str(int(start) + index))
+            index += 1
+        sink.ascii("\n]" if index else "]")
+    sink.ascii(")")
+
+
+# -- entry points -----------------------------------------------------------------------------
+
+_COMPOSITE: Final = -2
+
+
+def _string_width(s: str, cap: int) -> int:
+    if cap >= 0 and len(s) + 2 > cap:
+        return -1
+    w = 2 + units(s) + escapes(s)
+    return w if cap < 0 or w <= cap else -1
+
+
+def _atom_width(x: Any, cap: int, as_form: bool) -> int:
+    """Width of a common atom rendered as data (or, with ``as_form``, as its value form) without a sink.
+
+    -1: longer than ``cap``; ``_COMPOSITE``: not a simple case, render it.
+    """
+    t = type(x)
+    w: int
+    if t is str:
+        return _string_width(x, cap)
+    if t is int:
+        w = len(str(x))
+    elif t is Keyword:
+        if as_form and not reader_keyword(x):
+            return _COMPOSITE
+        w = units(repr(x))
+    elif t is Symbol:
+        if not as_form:
+            w = units(repr(x))
+        elif reader_symbol(x):
+            w = 8 + units(repr(x))
+        else:
+            return _COMPOSITE
+    elif x is None:
+        w = 3
+    elif t is bool:
+        w = 4 if x else 5
+    else:
+        return _COMPOSITE
+    return w if cap < 0 or w <= cap else -1
+
+
+def vf_len(ctx: Ctx, x: Any, cap: int) -> int:
+    """``len(R(value_form(x)))`` if it is at most ``cap`` (or ``cap`` is -1), else -1."""
+    w = _atom_width(x, cap, True)
+    if w != _COMPOSITE:
+        return w
+    sink = Sink(cap, False)
+    try:
+        vf(ctx, sink, x)
+    except Overflow:
+        return -1
+    return sink.n
+
+
+def data_len(x: Any, cap: int) -> int:
+    """``len(R(x))`` if it is at most ``cap`` (or ``cap`` is -1), else -1."""
+    w = _atom_width(x, cap, False)
+    if w != _COMPOSITE:
+        return w
+    sink = Sink(cap, False)
+    try:
+        data(sink, x)
+    except Overflow:
+        return -1
+    return sink.n
+
+
+def fits(ctx: Ctx, x: Any, budget: int) -> bool:
+    """``fits(v, b)`` of runtime.md §4.3: the rendered value form is at most ``budget`` units."""
+    return vf_len(ctx, x, max(0, budget)) >= 0
+
+
+def vf_text(ctx: Ctx, x: Any) -> str:
+    """``R(value_form(x))`` in full."""
+    sink = Sink(-1, True)
+    vf(ctx, sink, x)
+    return "".join(sink.parts)
+
+
+def data_text(x: Any, cap: int) -> Optional[str]:
+    """``R(x)``, or None when it is longer than ``cap`` units."""
+    sink = Sink(cap, True)
+    try:
+        data(sink, x)
+    except Overflow:
+        return None
+    return "".join(sink.parts)
