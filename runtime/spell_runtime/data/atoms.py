@@ -17,87 +17,66 @@ from __future__ import annotations
 
 import re
 import threading
-from typing import ClassVar, Final
+from typing import Any, ClassVar, Final, Self
 
 
-class Keyword:
+class _Named:
+    """An interned name with an optional namespace; one object per (namespace, name) per kind."""
+
+    __slots__ = ("ns", "name", "_text", "__weakref__")
+    _table: ClassVar[dict[tuple[str | None, str], Any]]
+    _lock: ClassVar[threading.Lock]
+    _prefix: ClassVar[str]
+
+    ns: str | None
+    name: str
+    _text: str
+
+    def __new__(cls, name: str, ns: str | None = None) -> Self:
+        key = (ns, name)
+        found = cls._table.get(key)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+        with cls._lock:
+            found = cls._table.get(key)
+            if found is None:
+                found = object.__new__(cls)
+                found.ns = ns
+                found.name = name
+                found._text = cls._prefix + (name if ns is None else ns + "/" + name)
+                cls._table[key] = found
+            return found
+
+    def __reduce__(self) -> tuple[object, tuple[str, str | None]]:
+        return (type(self), (self.name, self.ns))
+
+    def __repr__(self) -> str:
+        return self._text
+
+    __str__ = __repr__
+
+    def __call__(self, m: object, default: object = None) -> object:
+        from .lookup import get
+
+        return get(m, self, default)
+
+
+class Keyword(_Named):
     """An interned keyword ``:ns/name``; compare with ``is``."""
 
-    __slots__ = ("ns", "name", "_text", "__weakref__")
+    __slots__ = ()
     _table: ClassVar[dict[tuple[str | None, str], Keyword]] = {}
     _lock: ClassVar[threading.Lock] = threading.Lock()
-
-    ns: str | None
-    name: str
-    _text: str
-
-    def __new__(cls, name: str, ns: str | None = None) -> Keyword:
-        key = (ns, name)
-        found = cls._table.get(key)
-        if found is not None:
-            return found
-        with cls._lock:
-            found = cls._table.get(key)
-            if found is None:
-                found = object.__new__(cls)
-                found.ns = ns
-                found.name = name
-                found._text = ":" + (name if ns is None else ns + "/" + name)
-                cls._table[key] = found
-            return found
-
-    def __reduce__(self) -> tuple[object, tuple[str, str | None]]:
-        return (Keyword, (self.name, self.ns))
-
-    def __repr__(self) -> str:
-        return self._text
-
-    __str__ = __repr__
-
-    def __call__(self, m: object, default: object = None) -> object:
-        from .lookup import get
-
-        return get(m, self, default)
+    _prefix: ClassVar[str] = ":"
 
 
-class Symbol:
+class Symbol(_Named):
     """An interned symbol ``ns/name``; compare with ``is``."""
 
-    __slots__ = ("ns", "name", "_text", "__weakref__")
+    __slots__ = ()
     _table: ClassVar[dict[tuple[str | None, str], Symbol]] = {}
     _lock: ClassVar[threading.Lock] = threading.Lock()
-
-    ns: str | None
-    name: str
-    _text: str
-
-    def __new__(cls, name: str, ns: str | None = None) -> Symbol:
-        key = (ns, name)
-        found = cls._table.get(key)
-        if found is not None:
-            return found
-        with cls._lock:
-            found = cls._table.get(key)
-            if found is None:
-                found = object.__new__(cls)
-                found.ns = ns
-                found.name = name
-                found._text = name if ns is None else ns + "/" + name
-                cls._table[key] = found
-            return found
-
-    def __reduce__(self) -> tuple[object, tuple[str, str | None]]:
-        return (Symbol, (self.name, self.ns))
-
-    def __repr__(self) -> str:
-        return self._text
-
-    __str__ = __repr__
-
-    def __call__(self, m: object, default: object = None) -> object:
-        from .lookup import get
-
-        return get(m, self, default)
+    _prefix: ClassVar[str] = ""
 
 
 def keyword(name: str, ns: str | None = None) -> Keyword:
