@@ -38,12 +38,12 @@ def test_build_writes_a_module_that_needs_only_the_runtime(tmp_path: Path) -> No
     out = tmp_path / "prog_built.py"
     result = CliRunner().invoke(main, ["build", str(src), "-o", str(out)])
     assert result.exit_code == 0, result.output
-    run = subprocess.run([sys.executable, str(out)], capture_output=True, text=True, check=True)
+    run = subprocess.run([sys.executable, "-W", "ignore", str(out)], capture_output=True, text=True, check=True)
     assert run.stdout == '{:squares [0 1 4 9 16], :name "prog"}\n'
     check = ("import sys; sys.path.insert(0, %r); import prog_built; "
              "from spell_runtime.printer import pr_str; print(pr_str(prog_built.value)); "
              "print(sorted(m for m in sys.modules if m == 'spellc' or m.startswith('spellc.')))" % str(tmp_path))
-    imported = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, check=True)
+    imported = subprocess.run([sys.executable, "-W", "ignore", "-c", check], capture_output=True, text=True, check=True)
     assert imported.stdout.splitlines() == ['{:squares [0 1 4 9 16], :name "prog"}', "[]"]
 
 
@@ -52,6 +52,6 @@ def test_built_module_reports_spell_errors(tmp_path: Path) -> None:
     src.write_text(PROGRAM + "(run)\n", encoding="utf-8")
     out = tmp_path / "calc.py"
     assert CliRunner().invoke(main, ["build", str(src), "-o", str(out)]).exit_code == 0
-    run = subprocess.run([sys.executable, str(out)], capture_output=True, text=True)
+    run = subprocess.run([sys.executable, "-W", "ignore", str(out)], capture_output=True, text=True)
     assert run.returncode == 1
     assert run.stderr.strip() == "calc.spl: Function call failed: /: Divide by zero"
