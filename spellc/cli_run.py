@@ -118,6 +118,9 @@ def run_command(file: Optional[str], prompt: Optional[str], model_profile: Optio
 
     if (file is None) == (prompt is None):
         _usage("give exactly one of FILE or --prompt")
+    if file is not None and model_profile is None and provider is None and responses is None:
+        _run_plain(file)  # no model configured: an ordinary program, errors reported in Spell terms
+        return
     options: dict[str, Any] = {"model-profile": _model_profile(model_profile, provider, model, responses)}
     if file is not None:
         options["init"] = _checked_source(file)
@@ -136,6 +139,27 @@ def run_command(file: Optional[str], prompt: Optional[str], model_profile: Optio
         click.echo("error: " + out["error"], err=True)
         sys.exit(EXIT_ERROR)
     click.echo((pr_str(out["result"]) + "\n").encode("utf-8", "backslashreplace"), nl=False)
+
+
+def _run_plain(path: str) -> None:
+    """Evaluate a program that needs no model; on failure print ``FILE:LINE:COL: message`` and the call path."""
+    from spell_runtime.errors import SpellError
+    from spell_runtime.printer import pr_str
+
+    from .api import eval_string
+    from .cli_compile import spell_error_text
+
+    text = _checked_source(path)
+    name = "<stdin>" if path == "-" else path
+    try:
+        value = eval_string(text, name)
+    except SpellError as e:
+        report = spell_error_text(e, name)
+        if "!llm-self" in str(e) or "leaf-llm" in str(e):
+            report += "\n(this program calls the model: pass --model-profile, or --provider with --model)"
+        click.echo(report, err=True)
+        sys.exit(EXIT_ERROR)
+    click.echo((pr_str(value) + "\n").encode("utf-8", "backslashreplace"), nl=False)
 
 
 def _checked_source(path: str) -> str:

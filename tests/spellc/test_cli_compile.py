@@ -55,3 +55,16 @@ def test_built_module_reports_spell_errors(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, "-W", "ignore", str(out)], capture_output=True, text=True)
     assert run.returncode == 1
     assert run.stderr.strip() == "calc.spl: Function call failed: /: Divide by zero"
+
+
+def test_run_without_a_model_evaluates_the_program_and_reports_spell_errors(tmp_path: Path) -> None:
+    good = tmp_path / "good.spl"
+    good.write_text("(defn sq [x] (* x x))\n(sq 12)\n", encoding="utf-8")
+    ok = CliRunner().invoke(main, ["run", str(good)])
+    assert ok.exit_code == 0 and ok.output == "144\n"
+    bad = tmp_path / "bad.spl"
+    bad.write_text(PROGRAM + "(run)\n", encoding="utf-8")
+    failed = CliRunner().invoke(main, ["run", str(bad)])
+    assert failed.exit_code == 1
+    assert failed.output.splitlines() == ["%s:2:3: Function call failed: /: Divide by zero" % bad,
+                                          "  in safe-div", "  in run"]
