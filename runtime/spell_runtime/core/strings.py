@@ -42,7 +42,7 @@ def str_(*args: Any) -> str:
         return x if type(x) is str else to_str(x)
     if n == 0:
         return ""
-    return "".join([x if type(x) is str else to_str(x) for x in args])
+    return "".join([x if type(x) is str else int.__repr__(x) if type(x) is int else to_str(x) for x in args])
 
 
 @builtin("cat", host="cat")
