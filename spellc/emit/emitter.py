@@ -665,7 +665,7 @@ class Emitter:
             self.private = saved_private
         saves, restores = self._saves(body.syms, pos) if not body.private else ([], [])
         top: list[ast.stmt] = []
-        if scope.used:
+        if scope.used and tail.jumps:  # forget the previous iteration's defs (only a recur loop has one)
             top.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
                              [P.expr_stmt(P.callname("_unwind", P.name("D"), P.name(scope.undo)))]))
         bind: list[ast.stmt] = []
