@@ -3,7 +3,8 @@
 ``setup.py`` compiles the modules of ``spell_runtime.snapshot.clip`` with mypyc
 (they are plain typed Python); an install without a C compiler or mypyc simply
 keeps the ``.py`` files, and importing the package gives the interpreted core.
-Setting ``SPELLC_PURE_SNAPSHOT=1`` forces the interpreted core.
+Setting ``SPELLC_PURE_SNAPSHOT=1`` forces the interpreted core, and an extension
+older than its source is never used (see ``stale_extensions``).
 
 ``load_pure()`` loads the same source files a second time, as the package
 ``spell_runtime.snapshot._pureclip``, so that tests can run both cores in one
@@ -18,6 +19,7 @@ import importlib.util
 import os
 import sys
 import types
+import warnings
 from pathlib import Path
 from typing import Final
 
@@ -25,6 +27,9 @@ CLIP: Final = "spell_runtime.snapshot.clip"
 PURE: Final = "spell_runtime.snapshot._pureclip"
 MODULES: Final = ("text", "render", "shapes", "selection", "normalize", "shorten", "core")
 """The core's modules in dependency order."""
+
+LIBRARY: Final = "native__mypyc"
+"""The shared library mypyc builds for them (``group_name`` in setup.py)."""
 
 
 def _compiled(module: types.ModuleType) -> bool:
@@ -64,8 +69,44 @@ def load_pure() -> types.ModuleType:
     return module
 
 
+def _built(directory: Path, name: str) -> Path | None:
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        path = directory / (name + suffix)
+        if path.exists():
+            return path
+    return None
+
+
+def stale_extensions() -> list[str]:
+    """Core modules whose source is newer than their build.
+
+    An editable install compiles the sources once; after an edit (or a checkout)
+    the old extension would still win the import and silently run old code, so
+    such a build is not used until it is rebuilt (``pip install -e .``). mypyc
+    puts the compiled code of all modules in one library (``LIBRARY``) and gives
+    each module a thin shim that is not relinked when only the code changes, so
+    a module counts as built at the later of the two.
+    """
+    directory = Path(__file__).resolve().parent / "clip"
+    library = _built(directory, LIBRARY)
+    built_at = library.stat().st_mtime if library is not None else 0.0
+    stale: list[str] = []
+    for name in MODULES:
+        shim = _built(directory, name)
+        source = directory / (name + ".py")
+        if shim is not None and source.exists() and source.stat().st_mtime > max(built_at, shim.stat().st_mtime):
+            stale.append(name)
+    return stale
+
+
 def _select() -> tuple[types.ModuleType, bool]:
     if os.environ.get("SPELLC_PURE_SNAPSHOT"):
+        return load_pure(), False
+    stale = stale_extensions()
+    if stale:
+        warnings.warn("spell_runtime.snapshot: the compiled core is older than its source (%s); running the "
+                      "source instead — rebuild with `pip install -e .`" % ", ".join(stale), RuntimeWarning,
+                      stacklevel=2)
         return load_pure(), False
     try:
         modules = [importlib.import_module(CLIP + "." + name) for name in MODULES]

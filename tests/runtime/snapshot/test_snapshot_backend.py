@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from snapshot_values import big_strings, values
+from snapshot_values import big_strings, envelope, values
+from spell_runtime.data import LineVector, PList, PVector, SpellMap, SpellSet, keyword, vec
 from spell_runtime.snapshot import backend
 from spell_runtime.snapshot.clip import core as clip_core
 
@@ -47,3 +48,43 @@ def test_environment_switch_forces_the_interpreted_core() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={"SPELLC_PURE_SNAPSHOT": "1", "PATH": ""}).stdout.split()
     assert out == ["False", "spell_runtime.snapshot._pureclip.core"]
+
+
+_big_maps = st.builds(
+    lambda n, big: SpellMap.from_pairs((keyword("k%d" % i), ("v" * (i % 5)) if big else i) for i in range(n)),
+    st.integers(30, 400), st.booleans())
+_holding_big_maps = st.recursive(
+    _big_maps | values,
+    lambda kids: st.one_of(
+        st.lists(kids, max_size=4).map(vec),
+        st.lists(kids, max_size=4).map(SpellSet.from_items),
+        st.tuples(kids, kids).map(lambda kv: SpellMap.from_pairs([kv, (keyword("z"), kv[0])])),
+        st.builds(lambda out, extra: envelope(True, out, None, extra=extra), kids, kids),
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_holding_big_maps, st.sampled_from([128, 200, 300, 1000]))
+def test_large_intermediate_maps_change_nothing(v: Any, limit: int) -> None:
+    """Pass 1 keeps maps too large to show as plain entry lists; the output must be as if it had not."""
+    normalize = sys.modules[backend.PURE + ".normalize"]
+    with_large = texts(pure, v, limit)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(normalize, "_map_of", lambda p, pairs, large: p.ctx.new_map(pairs))
+        without = texts(pure, v, limit)
+    assert with_large == without
+    result = pure.snapshot(v, limit)[0]
+    assert "LargeMap" not in {type(x).__name__ for x in _walk(result)}
+
+
+def _walk(v: Any) -> list[Any]:
+    out = [v]
+    if isinstance(v, SpellMap):
+        for k, x in v.items():
+            out += _walk(k) + _walk(x)
+    elif isinstance(v, SpellSet) or type(v) in (PVector, PList, LineVector):
+        for x in v:
+            out += _walk(x)
+    return out

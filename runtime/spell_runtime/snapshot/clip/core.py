@@ -13,7 +13,7 @@ from ...data.hashmap import SpellMap
 from .normalize import Pass1, normalize
 from .render import Ctx, fits, vf_len, vf_text
 from .shapes import K_TRUNCATED, failure, is_envelope
-from .shorten import shorten
+from .shorten import shorten_over
 
 
 def grace_of(limit: int) -> int:
@@ -38,10 +38,10 @@ def snapshot(value: Any, limit: int) -> tuple[Any, bool]:
         if changed and is_envelope(norm):
             norm = _flag(norm)
         whole = fits(ctx, norm, grace)
-        result = norm if whole else shorten(ctx, norm, limit)
+        result = norm if whole else shorten_over(ctx, norm, limit)
         if is_envelope(result) and (changed or not whole):
             result = _flag(result)
-        return result, changed or not whole
+        return ctx.materialize(result), changed or not whole
     except Exception:
         return failure(), True
 

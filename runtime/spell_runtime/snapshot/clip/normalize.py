@@ -16,7 +16,7 @@ by saving and restoring it around them.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Optional
 
 from ...data.atoms import Char, Keyword, Symbol
 from ...data.equality import spell_eq
@@ -41,9 +41,11 @@ from .shapes import (
     build_envelope,
     controls,
     diagnostic,
+    element_weight,
     is_envelope,
     is_envelope_key,
     marker,
+    type_name,
     with_marker,
 )
 
@@ -55,13 +57,14 @@ _S_FN = Symbol("fn")
 class Pass1:
     """The state shared by one traversal: fuel, the ``changed`` flag and the weight-scan allowance."""
 
-    __slots__ = ("fuel", "changed", "grace", "allowance", "ctx")
+    __slots__ = ("fuel", "changed", "grace", "allowance", "ctx", "diagnostics")
 
     fuel: int
     changed: bool
     grace: int
     allowance: Allowance
     ctx: Ctx
+    diagnostics: dict[tuple[str, str], SpellMap]
 
     def __init__(self, grace: int, ctx: Ctx) -> None:
         self.fuel = 2 * grace
@@ -69,6 +72,17 @@ class Pass1:
         self.grace = grace
         self.allowance = Allowance(grace)
         self.ctx = ctx
+        self.diagnostics = {}
+
+    def diagnostic(self, v: Any, reason: str) -> SpellMap:
+        """``diagnostic(v, reason)``, one shared (immutable) map per type and reason: once the fuel is
+        spent, every remaining element of a long vector becomes the same diagnostic."""
+        key = (type_name(v), reason)
+        found = self.diagnostics.get(key)
+        if found is None:
+            found = diagnostic(v, reason)
+            self.diagnostics[key] = found
+        return found
 
 
 def normalize(p: Pass1, v: Any, depth: int) -> Any:
@@ -76,7 +90,7 @@ def normalize(p: Pass1, v: Any, depth: int) -> Any:
     p.fuel -= 1
     if p.fuel < 0 or depth > MAX_DEPTH:
         p.changed = True
-        return diagnostic(v, BOUNDED)
+        return p.diagnostic(v, BOUNDED)
     t = type(v)
     if t is int or t is str or v is None or t is bool or t is Keyword or t is Symbol or t is Char:
         return v
@@ -84,7 +98,7 @@ def normalize(p: Pass1, v: Any, depth: int) -> Any:
         if is_reader_number(v):
             return v
         p.changed = True
-        return diagnostic(v, UNREADABLE_NUMBER)
+        return p.diagnostic(v, UNREADABLE_NUMBER)
     if t is PVector or t is LineVector:
         return _vector(p, v, depth)
     if isinstance(v, SpellMap):
@@ -93,14 +107,14 @@ def normalize(p: Pass1, v: Any, depth: int) -> Any:
             if _fn_source_ok(p, parts[0], parts[1]):
                 return v
             p.changed = True
-            return diagnostic(v, SOURCE_UNAVAILABLE)
+            return p.diagnostic(v, SOURCE_UNAVAILABLE)
         if is_envelope(v):
             return _envelope(p, v, depth)
-        return normalize_map(p, v.items(), depth)
+        return normalize_map(p, v.items(), depth, v if t is SpellMap else None)
     if t is PList or isinstance(v, SpellSet) or is_lazy(v):
         return _sequence(p, v, depth)
     p.changed = True
-    return diagnostic(v, UNSUPPORTED)
+    return p.diagnostic(v, UNSUPPORTED)
 
 
 def payload(p: Pass1, x: Any, depth: int) -> Any:
@@ -109,7 +123,7 @@ def payload(p: Pass1, x: Any, depth: int) -> Any:
         return normalize(p, x, depth)
     except Exception:
         p.changed = True
-        return diagnostic(x, CONVERSION_FAILED)
+        return p.diagnostic(x, CONVERSION_FAILED)
 
 
 def _fn_source_ok(p: Pass1, params: Any, body: Any) -> bool:
@@ -129,18 +143,34 @@ def _vector(p: Pass1, v: Any, depth: int) -> Any:
     n = len(v)
     k = min(n, max(0, p.fuel // 2))
     head = n if k == n else (3 * k) // 4
-    sel = select(v, head, k - head, p.allowance)
+    sel = select(v, head, k - head, p.allowance, None)
     numbered = sel.positions is not None
+    inner = depth + 1 <= MAX_DEPTH
     rows: list[Any] = []
+    marks: list[tuple[int, int]] = []
+    same = True
     for x in sel.items:
-        if numbered and type(x) is str:
+        t = type(x)
+        if numbered and t is str:
             p.fuel -= 1
             rows.append(x)
+        elif inner and p.fuel > 0 and _atom(t, x):
+            p.fuel -= 1  # what normalize would do for an atom, without the call
+            rows.append(x)
         else:
-            rows.append(payload(p, x, depth + 1))
+            y = payload(p, x, depth + 1)
+            if isinstance(y, SpellMap):
+                w = element_weight(y)
+                if w != 1:
+                    marks.append((len(rows), w))
+            same = same and y is x
+            rows.append(y)
     if k < n:
         p.changed = True
-    return sel.build(rows)
+    out = v if same and k == n and sel.unchanged(v) else sel.build(rows)
+    if not numbered:
+        p.ctx.weights[id(out)] = (out, marks)
+    return out
 
 
 def _envelope(p: Pass1, v: SpellMap, depth: int) -> SpellMap:
@@ -148,47 +178,81 @@ def _envelope(p: Pass1, v: SpellMap, depth: int) -> SpellMap:
     p.changed = False
     out = payload(p, v.get(K_OUT), depth + 1)
     err = payload(p, v.get(K_ERR), depth + 1)
-    extras = normalize_map(p, ((k, x) for k, x in v.items() if not is_envelope_key(k)), depth)
+    extras = normalize_map(p, ((k, x) for k, x in v.items() if not is_envelope_key(k)), depth, None, False)
     local = p.changed
     p.changed = outer or local
     return build_envelope(controls(v), out, err, v.get(K_TRUNCATED) is True or local, extras)
 
 
-def normalize_map(p: Pass1, entries: Iterator[tuple[Any, Any]], depth: int) -> SpellMap:
-    """``normalize_map``: keys that would change are dropped (keys are never altered), counted as unknown."""
+def _atom(t: type, x: Any) -> bool:
+    """Kinds pass 1 keeps as they are (checked inline to spare a call per element)."""
+    return t is int or t is str or t is Keyword or x is None or t is bool
+
+
+def normalize_map(p: Pass1, entries: Iterator[tuple[Any, Any]], depth: int, original: Optional[SpellMap],
+                  large: bool = True) -> Any:
+    """``normalize_map``: keys that would change are dropped (keys are never altered), counted as unknown.
+
+    When nothing changed, ``original`` (if given) is returned itself rather than rebuilt; a result too
+    large to be shown whole is a ``LargeMap`` when ``large`` allows it.
+    """
     pairs: list[tuple[Any, Any]] = []
     dropped = False
+    same = True
+    inner = depth + 1 <= MAX_DEPTH
     for k, x in entries:
         if p.fuel <= 0:
             p.changed = True
-            return p.ctx.new_map(with_marker(pairs, UNKNOWN))
+            return _map_of(p, with_marker(pairs, UNKNOWN), large)
+        if inner and p.fuel > 1 and _atom(type(k), k) and _atom(type(x), x):
+            p.fuel -= 2
+            pairs.append((k, x))
+            continue
         outer = p.changed
         p.changed = False
-        key = normalize(p, k, depth + 1)
+        key = p.ctx.materialize(normalize(p, k, depth + 1))
         key_changed = p.changed
         p.changed = outer
         if key_changed:
             p.changed = True
             dropped = True
             continue
-        pairs.append((key, payload(p, x, depth + 1)))
-    return p.ctx.new_map(with_marker(pairs, UNKNOWN) if dropped else pairs)
+        value = payload(p, x, depth + 1)
+        same = same and key is k and value is x
+        pairs.append((key, value))
+    if dropped:
+        return _map_of(p, with_marker(pairs, UNKNOWN), large)
+    if same and original is not None:
+        return original
+    return _map_of(p, pairs, large)
+
+
+def _map_of(p: Pass1, pairs: list[tuple[Any, Any]], large: bool) -> Any:
+    if large and 4 * len(pairs) + 1 > p.grace:  # at least "k v" per entry, one space between: cannot fit
+        return p.ctx.large_map(pairs)
+    return p.ctx.new_map(pairs)
 
 
 def _sequence(p: Pass1, v: Any, depth: int) -> Any:
     items: list[Any] = []
     it = iter(v)
     more = True
+    same = True
     while p.fuel > 0:
         item = next(it, END)
         if item is END:
             more = False
             break
-        items.append(normalize(p, item, depth + 1))
+        y = normalize(p, item, depth + 1)
+        same = same and y is item
+        items.append(y)
     if more and next(it, END) is not END:
         p.changed = True
         items.append(marker(UNKNOWN))
+        same = False
+    t = type(v)
+    if same and (t is PList or t is SpellSet):
+        return v
     if isinstance(v, SpellSet):
-        return SpellSet.from_items(items)
+        return SpellSet.from_items([p.ctx.materialize(x) for x in items])
     return plist(items)
-

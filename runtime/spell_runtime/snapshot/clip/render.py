@@ -29,8 +29,8 @@ from typing import Any, Final, Optional
 
 from ...data.atoms import K_BODY, K_PARAMS, K_SPELL_FN, BigInt, Char, Float32, Keyword, Pattern, Symbol
 from ...data.hashmap import SpellMap, SpellSet
-from ...data.plist import PList
-from ...data.vector import LineVector, PVector
+from ...data.plist import PList, plist
+from ...data.vector import LineVector, PVector, vec
 from ...errors import HostError
 from ...printer import host_object_text, pr_str, quote_string
 from ...readable import is_reader_keyword, is_reader_number, is_reader_symbol
@@ -48,22 +48,97 @@ class Overflow(Exception):
     """Raised inside a capped render as soon as the text passes its cap."""
 
 
+class LargeMap:
+    """A map pass 1 produced with too many entries to ever be shown whole (more than ``grace / 4``).
+
+    Pass 2 always rebuilds such a map from a prefix of its entries, so building a
+    full ``SpellMap`` for it (with its hash trie) would be wasted work that grows
+    with the target. It is only ever a map *value* inside the snapshot's working
+    data — never a key or a set element — and ``materialize`` turns any that
+    survive into ordinary maps before the snapshot is returned.
+    """
+
+    __slots__ = ("pairs", "fn_flag")
+
+    pairs: list[tuple[Any, Any]]
+    fn_flag: bool
+
+    def __init__(self, pairs: list[tuple[Any, Any]]) -> None:
+        self.pairs = pairs
+        flag = False
+        for k, v in pairs:
+            if k is K_SPELL_FN and v is not None and v is not False:
+                flag = True
+        self.fn_flag = flag
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+
+def _materialize(x: Any) -> Any:
+    t = type(x)
+    if t is LargeMap:
+        return SpellMap.from_pairs([(k, _materialize(v)) for k, v in x.pairs])
+    if t is PVector or t is LineVector or t is PList or isinstance(x, SpellSet):
+        items = list(x)
+        done = [_materialize(e) for e in items]
+        if all(a is b for a, b in zip(items, done)):
+            return x
+        if t is PVector:
+            return vec(done)
+        if t is LineVector:
+            return LineVector(vec(done), x.segments)
+        if t is PList:
+            return plist(done)
+        return SpellSet.from_items(done)
+    if isinstance(x, SpellMap):
+        pairs = list(x.items())
+        new = [(k, _materialize(v)) for k, v in pairs]
+        if all(a[1] is b[1] for a, b in zip(pairs, new)):
+            return x
+        return SpellMap.from_pairs(new)
+    return x
+
+
+def is_map(x: Any) -> bool:
+    """A Spell map or a pass-1 ``LargeMap``."""
+    return isinstance(x, SpellMap) or type(x) is LargeMap
+
+
 class Ctx:
     """Per-snapshot memos, keyed by object id and holding the object so the id stays unique.
 
     ``lit``: literal-data flags. ``pairs``: the entries of maps this snapshot
     built, so that large intermediate maps are not walked through their hash
-    trie again and again.
+    trie again and again. ``weights``: for vectors pass 1 built, where its
+    elements of weight other than 1 are, so pass 2 need not scan for them.
     """
 
-    __slots__ = ("lit", "pairs")
+    __slots__ = ("lit", "pairs", "weights", "large")
 
     lit: dict[int, tuple[object, bool]]
     pairs: dict[int, tuple[SpellMap, list[tuple[Any, Any]]]]
+    weights: dict[int, tuple[object, list[tuple[int, int]]]]
+    large: int
 
     def __init__(self) -> None:
         self.lit = {}
         self.pairs = {}
+        self.weights = {}
+        self.large = 0
+
+    def large_map(self, pairs: list[tuple[Any, Any]]) -> LargeMap:
+        self.large += 1
+        return LargeMap(pairs)
+
+    def materialize(self, x: Any) -> Any:
+        """``x`` with every ``LargeMap`` inside it made an ordinary map (``x`` itself when there is none)."""
+        return x if self.large == 0 else _materialize(x)
+
+    def marks(self, v: Any) -> Optional[list[tuple[int, int]]]:
+        """(index, weight) of every element of weight other than 1, when pass 1 recorded them for ``v``."""
+        found = self.weights.get(id(v))
+        return None if found is None else found[1]
 
     def new_map(self, pairs: list[tuple[Any, Any]]) -> SpellMap:
         """``SpellMap.from_pairs(pairs)`` for pairs with distinct keys, remembering the pairs."""
@@ -72,12 +147,17 @@ class Ctx:
             self.pairs[id(m)] = (m, pairs)
         return m
 
-    def entries(self, m: SpellMap) -> list[tuple[Any, Any]]:
-        """The entries of ``m`` in order."""
+    def entries(self, m: Any) -> list[tuple[Any, Any]]:
+        """The entries of map ``m`` (a ``SpellMap`` or ``LargeMap``) in order."""
+        if type(m) is LargeMap:
+            return m.pairs
         found = self.pairs.get(id(m))
         if found is not None:
             return found[1]
-        return list(m.items())
+        pairs = list(m.items())
+        if len(pairs) > 16:
+            self.pairs[id(m)] = (m, pairs)
+        return pairs
 
 
 class Sink:
@@ -104,7 +184,11 @@ class Sink:
             self.parts.append(s)
 
     def ascii(self, s: str) -> None:
-        self.add(s, len(s))
+        self.n += len(s)
+        if self.cap >= 0 and self.n > self.cap:
+            raise Overflow()
+        if self.keep:
+            self.parts.append(s)
 
     def text(self, s: str) -> None:
         self.add(s, units(s))
@@ -115,6 +199,28 @@ class Sink:
             raise Overflow()
         width = 2 + units(s) + escapes(s)
         self.add(quote_string(s) if self.keep else "", width)
+
+
+_names: dict[object, tuple[str, int]] = {}
+
+
+def name_text(x: Any) -> str:
+    """Printed text of an interned keyword or symbol, cached."""
+    found = _names.get(x)
+    if found is None:
+        text = repr(x)
+        found = (text, units(text))
+        _names[x] = found
+    return found[0]
+
+
+def name_width(x: Any) -> int:
+    """UTF-16 width of ``name_text(x)``."""
+    found = _names.get(x)
+    if found is None:
+        name_text(x)
+        found = _names[x]
+    return found[1]
 
 
 def reader_symbol(s: Symbol) -> bool:
@@ -141,7 +247,7 @@ def atom_text(x: Any) -> Optional[str]:
     if t is int:
         return str(x)
     if t is Keyword or t is Symbol:
-        return repr(x)
+        return name_text(x)
     if x is None:
         return "nil"
     if t is bool:
@@ -159,7 +265,7 @@ def is_number(x: Any) -> bool:
 
 def is_collection(x: Any) -> bool:
     t = type(x)
-    return t is PVector or t is LineVector or t is PList or isinstance(x, (SpellMap, SpellSet))
+    return t is PVector or t is LineVector or t is PList or t is LargeMap or isinstance(x, (SpellMap, SpellSet))
 
 
 def fn_parts(x: Any) -> Optional[tuple[Any, Any]]:
@@ -177,7 +283,9 @@ def fn_parts(x: Any) -> Optional[tuple[Any, Any]]:
     return None
 
 
-def is_fn_flagged(x: SpellMap) -> bool:
+def is_fn_flagged(x: Any) -> bool:
+    if type(x) is LargeMap:
+        return bool(x.fn_flag)
     flag = x.get(K_SPELL_FN)
     return flag is not None and flag is not False
 
@@ -185,7 +293,7 @@ def is_fn_flagged(x: SpellMap) -> bool:
 def literal(ctx: Ctx, x: Any) -> bool:
     """Literal data (runtime.md §4.3.2)."""
     t = type(x)
-    if t is str or x is None or t is bool or t is Char:
+    if t is int or t is str or x is None or t is bool or t is Char:
         return True
     if t is Symbol:
         return reader_symbol(x)
@@ -193,7 +301,7 @@ def literal(ctx: Ctx, x: Any) -> bool:
         return reader_keyword(x)
     if t is LineVector:
         return False
-    if t is PVector or t is PList or isinstance(x, (SpellMap, SpellSet)):
+    if t is PVector or t is PList or t is LargeMap or isinstance(x, (SpellMap, SpellSet)):
         key = id(x)
         found = ctx.lit.get(key)
         if found is not None:
@@ -205,7 +313,7 @@ def literal(ctx: Ctx, x: Any) -> bool:
 
 
 def _literal_collection(ctx: Ctx, x: Any) -> bool:
-    if isinstance(x, SpellMap):
+    if is_map(x):
         if is_fn_flagged(x):
             return False
         for k, v in ctx.entries(x):
@@ -294,7 +402,7 @@ def _open(sink: Sink, x: Any) -> Optional[_Frame]:
             return None
         sink.ascii("[")
         return _Frame(iter(x), "]", False)
-    if isinstance(x, SpellMap):
+    if is_map(x):
         if not len(x):
             sink.ascii("{}")
             return None
@@ -307,8 +415,8 @@ def _open(sink: Sink, x: Any) -> Optional[_Frame]:
     return _Frame(iter(x), "}", False)
 
 
-def _flatten(m: SpellMap) -> Iterator[Any]:
-    for k, v in m.items():
+def _flatten(m: Any) -> Iterator[Any]:
+    for k, v in (m.pairs if type(m) is LargeMap else m.items()):
         yield k
         yield v
 
@@ -318,7 +426,12 @@ def data(sink: Sink, root: Any) -> None:
     stack: list[_Frame] = []
     x = root
     while True:
-        if type(x) is str:
+        t = type(x)
+        if t is int:
+            sink.ascii(str(x))
+        elif t is Keyword:
+            sink.add(name_text(x), name_width(x))
+        elif t is str:
             sink.string(x)
         else:
             text = atom_text(x)
@@ -376,39 +489,50 @@ def _vf_seq(ctx: Ctx, sink: Sink, items: Any) -> None:
         if not first:
             sink.ascii(" ")
         first = False
-        vf(ctx, sink, e)
+        if type(e) is int:
+            sink.ascii(str(e))
+        else:
+            vf(ctx, sink, e)
 
 
 def vf(ctx: Ctx, sink: Sink, x: Any) -> None:
     """Write ``R(value_form(x))``."""
     t = type(x)
+    if t is int:
+        sink.ascii(str(x))
+        return
     if t is str:
         sink.string(x)
         return
     if t is Symbol:
         if reader_symbol(x):
             sink.ascii("(quote ")
-            sink.text(repr(x))
+            sink.add(name_text(x), name_width(x))
             sink.ascii(")")
         else:
             _constructor(sink, "(symbol ", x.ns, x.name)
         return
     if t is Keyword:
         if reader_keyword(x):
-            sink.text(repr(x))
+            sink.add(name_text(x), name_width(x))
         else:
             _constructor(sink, "(keyword ", x.ns, x.name)
         return
-    if t is PVector:
-        sink.ascii("[")
-        _vf_seq(ctx, sink, x)
-        sink.ascii("]")
-        return
-    if t is LineVector:
-        _vf_lines(ctx, sink, x)
-        return
-    if isinstance(x, SpellMap):
+    if t is PVector or t is LineVector or t is PList or t is SpellSet:
+        if sink.cap >= 0 and sink.n + 2 * len(x) + 1 > sink.cap:
+            raise Overflow()  # "[a b]" needs at least this much, however it is spelled
+        if t is PVector:
+            sink.ascii("[")
+            _vf_seq(ctx, sink, x)
+            sink.ascii("]")
+            return
+        if t is LineVector:
+            _vf_lines(ctx, sink, x)
+            return
+    if is_map(x):
         parts = fn_parts(x)
+        if parts is None and sink.cap >= 0 and sink.n + 4 * len(x) + 1 > sink.cap:
+            raise Overflow()  # "{k v k v}" needs at least this much, however it is spelled
         if parts is not None:
             sink.ascii("(fn ")
             data(sink, parts[0])
@@ -515,12 +639,12 @@ def _atom_width(x: Any, cap: int, as_form: bool) -> int:
     elif t is Keyword:
         if as_form and not reader_keyword(x):
             return _COMPOSITE
-        w = units(repr(x))
+        w = name_width(x)
     elif t is Symbol:
         if not as_form:
-            w = units(repr(x))
+            w = name_width(x)
         elif reader_symbol(x):
-            w = 8 + units(repr(x))
+            w = 8 + name_width(x)
         else:
             return _COMPOSITE
     elif x is None:

@@ -20,7 +20,7 @@ from itertools import islice
 from typing import Any, Optional
 
 from ...data.hashmap import SpellMap
-from ...data.vector import LineVector, Segment, vec
+from ...data.vector import LineVector, PVector, Segment, vec
 from .shapes import UNKNOWN, add_weight, element_weight, gap_row, marker, parse_gap_row, row_weight
 
 
@@ -56,6 +56,12 @@ class Selection:
         self.items = items
         self.positions = positions
         self.fallback = fallback
+
+    def unchanged(self, v: Any) -> bool:
+        """True when ``v`` (all of whose elements were selected) already has exactly these positions."""
+        if self.positions is None:
+            return type(v) is PVector
+        return type(v) is LineVector and group_positions(self.positions, self.fallback) == v.segments
 
     def build(self, rows: list[Any]) -> Any:
         """A vector of ``rows`` (one per selected element) carrying the selection's positions."""
@@ -100,8 +106,14 @@ def first_line_of(v: LineVector) -> Optional[int]:
     return v.segments[0][0] if v.segments else None
 
 
-def _plain_weight(v: Any, a: int, b: int, allowance: Allowance) -> int:
+def _plain_weight(v: Any, a: int, b: int, allowance: Allowance, marks: Optional[list[tuple[int, int]]]) -> int:
     m = b - a
+    if marks is not None:
+        total = m
+        for i, w in marks:
+            if a <= i < b:
+                total = add_weight(total, UNKNOWN if w == UNKNOWN else w - 1)
+        return total
     look = allowance.take(m)
     total = m - look
     for x in islice(iter(v), a, a + look):
@@ -148,8 +160,12 @@ def _gap_end(v: LineVector, i: int, pos: Optional[int], first: bool) -> Optional
     return parsed[1] if first else parsed[2]
 
 
-def select(v: Any, head: int, tail: int, allowance: Allowance) -> Selection:
-    """Elements ``[0, head)``, a gap for ``[head, n - tail)`` when non-empty, then ``[n - tail, n)``."""
+def select(v: Any, head: int, tail: int, allowance: Allowance, marks: Optional[list[tuple[int, int]]]) -> Selection:
+    """Elements ``[0, head)``, a gap for ``[head, n - tail)`` when non-empty, then ``[n - tail, n)``.
+
+    ``marks``, when known, lists the (index, weight) of every element of a plain
+    vector whose weight is not 1, so the gap's weight needs no scan.
+    """
     n = len(v)
     cut = n - tail
     if type(v) is LineVector:
@@ -168,7 +184,7 @@ def select(v: Any, head: int, tail: int, allowance: Allowance) -> Selection:
         return Selection(kept, positions, first_line_of(v))
     kept = list(v[:head])
     if head < cut:
-        kept.append(marker(_plain_weight(v, head, cut, allowance)))
+        kept.append(marker(_plain_weight(v, head, cut, allowance, marks)))
     if tail:
         kept.extend(v[cut:])
     return Selection(kept, None, None)

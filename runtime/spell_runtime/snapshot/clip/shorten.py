@@ -12,13 +12,13 @@ re-rendering the whole candidate after each entry.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Final, Optional
 
 from ...data.atoms import K_SPELL_FN
 from ...data.hashmap import EMPTY_MAP, SpellMap, SpellSet
 from ...data.plist import PList, plist
 from ...data.vector import LineVector, PVector, vec
-from .render import Ctx, data_len, fits, fn_parts, literal, vf_len
+from .render import Ctx, data_len, fits, fn_parts, is_collection, is_map, literal, vf_len
 from .selection import Allowance, select
 from .shapes import (
     EXCEEDS,
@@ -50,6 +50,11 @@ def shorten(ctx: Ctx, v: Any, budget: int) -> Any:
         budget = 0
     if fits(ctx, v, budget):
         return v
+    return shorten_over(ctx, v, budget)
+
+
+def shorten_over(ctx: Ctx, v: Any, budget: int) -> Any:
+    """``shorten`` of a ``v`` already known not to fit ``budget`` (≥ 0)."""
     if is_marker(v):
         return v
     t = type(v)
@@ -58,7 +63,7 @@ def shorten(ctx: Ctx, v: Any, budget: int) -> Any:
         r = short_string(v, budget)
     elif t is PVector or t is LineVector:
         r = short_vector(ctx, v, budget)
-    elif isinstance(v, SpellMap):
+    elif is_map(v):
         if is_envelope(v):
             r = short_envelope(ctx, v, budget)
         elif fn_parts(v) is not None:
@@ -67,13 +72,16 @@ def shorten(ctx: Ctx, v: Any, budget: int) -> Any:
             r = short_map(ctx, v, budget)
     elif t is PList or isinstance(v, SpellSet):
         rows = list(short_vector(ctx, vec(v), budget))
-        r = plist(rows) if t is PList else SpellSet.from_items(rows)
+        r = plist(rows) if t is PList else SpellSet.from_items([ctx.materialize(x) for x in rows])
     else:
         if vf_len(ctx, v, diagnostic_width(v, EXCEEDS) - 1) >= 0:
             return v  # the diagnostic would be longer (D3)
         r = diagnostic(v, EXCEEDS)
+    # D3: never lengthen. ``v`` does not fit the budget, so an ``r`` that does is shorter.
+    if vf_len(ctx, r, budget) >= 0:
+        return r
     r_len = vf_len(ctx, r, -1)
-    if r_len > 0 and vf_len(ctx, v, r_len - 1) >= 0:
+    if vf_len(ctx, v, r_len - 1) >= 0:
         return v
     return r
 
@@ -121,9 +129,10 @@ def short_vector(ctx: Ctx, v: Any, budget: int) -> Any:
     n = len(v)
     k = min(n, max(0, budget // 24))
     exact = Allowance(-1)
+    marks = ctx.marks(v)
     while True:
         head = n if k == n else (3 * k) // 4
-        sel = select(v, head, k - head, exact)
+        sel = select(v, head, k - head, exact, marks)
         each = max(8, max(0, budget - 80) // max(1, len(sel.items)))
         rows: list[Any] = []
         positions = sel.positions
@@ -142,13 +151,32 @@ def short_vector(ctx: Ctx, v: Any, budget: int) -> Any:
 
 # -- maps -------------------------------------------------------------------------------------
 
+_STRING_FLOOR: Final = len('"... [omitted 1 UTF-16; 0..1 of 1] ..."')
+"""No clipped string is narrower than its bare omission marker."""
+
+_ATOM_FLOOR: Final = len('{:spell/representation-unavailable true :type "" :reason ""}')
+"""No diagnostic, written inside quoted data, is narrower than its frame."""
+
+
+def _floor(ctx: Ctx, x: Any) -> int:
+    """A lower bound of the data width of ``shorten(x, b)`` for any ``b``, or -1 when ``x`` is not a literal atom."""
+    if type(x) is str:
+        w = data_len(x, _STRING_FLOOR)
+        return _STRING_FLOOR if w < 0 else w
+    if is_collection(x) or not literal(ctx, x):
+        return -1
+    w = data_len(x, _ATOM_FLOOR)
+    return _ATOM_FLOOR if w < 0 else w
+
+
 class _MapWidth:
     """The rendered length of a map grown entry by entry, for each of its three value-form spellings.
 
     A map of literal data is written ``(quote {k v ...})``; with literal keys but
     some other value ``{k <value form> ...}``; otherwise ``(into {} [[kf vf] ...])``.
-    Each spelling's entry widths are kept as a running sum. A width beyond the
-    cap is counted as ``cap + 1``, so any sum that uses it cannot fit.
+    Each spelling's entry widths are kept as running sums over the accepted
+    entries, so a candidate entry costs only the widths its spelling needs. A
+    width beyond the cap counts as ``cap + 1``, so any sum that uses it cannot fit.
     """
 
     __slots__ = ("cap", "n", "keys_lit", "all_lit", "quoted", "braced", "into")
@@ -170,60 +198,49 @@ class _MapWidth:
         self.braced = 0
         self.into = 0
 
-    def entry(self, ctx: Ctx, k: Any, key_form: int, x: Any) -> _Grown:
-        """The sums after adding the entry ``k x`` (``key_form``: width of the key's value form)."""
-        over = self.cap + 1
+    def _data(self, x: Any) -> int:
+        w = data_len(x, self.cap)
+        return self.cap + 1 if w < 0 else w
+
+    def _form(self, ctx: Ctx, x: Any) -> int:
+        w = vf_len(ctx, x, self.cap)
+        return self.cap + 1 if w < 0 else w
+
+    def width_with(self, ctx: Ctx, k: Any, key_form: int, x: Any) -> int:
+        """Length of the map's rendered value form once the entry ``k x`` is added."""
+        k_lit = literal(ctx, k)
+        if self.all_lit and k_lit and literal(ctx, x):
+            return 10 + self.quoted + self._data(k) + 1 + self._data(x) + self.n
+        if self.keys_lit and k_lit:
+            return 2 + self.braced + self._data(k) + 1 + self._form(ctx, x) + self.n
+        return 12 + self.into + key_form + self._form(ctx, x) + 3 + self.n
+
+    def too_wide(self, ctx: Ctx, k: Any, x: Any, target: int) -> bool:
+        """True when the entry ``k x`` cannot fit however ``x`` is shortened (checked without shortening it).
+
+        Decidable cheaply only while the map stays quoted: a literal key and an
+        atom value, which shortening turns into itself, a diagnostic or a clipped
+        string — all literal, none narrower than ``_floor``.
+        """
+        if not self.all_lit or k is K_SPELL_FN or not literal(ctx, k):
+            return False
+        floor = _floor(ctx, x)
+        return floor >= 0 and 10 + self.quoted + self._data(k) + 1 + floor + self.n > target
+
+    def add(self, ctx: Ctx, k: Any, key_form: int, x: Any) -> None:
         k_lit = literal(ctx, k)
         x_lit = literal(ctx, x)
-        kd = data_len(k, self.cap) if k_lit else -1
-        xd = data_len(x, self.cap) if x_lit else -1
-        xf = vf_len(ctx, x, self.cap)
-        kd = over if kd < 0 else kd
-        xd = over if xd < 0 else xd
-        xf = over if xf < 0 else xf
-        return _Grown(self.quoted + kd + 1 + xd, self.braced + kd + 1 + xf, self.into + key_form + xf + 3,
-                      self.n + 1, self.keys_lit and k_lit, self.all_lit and k_lit and x_lit)
-
-    def accept(self, g: _Grown) -> None:
-        self.quoted = g.quoted
-        self.braced = g.braced
-        self.into = g.into
-        self.n = g.n
-        self.keys_lit = g.keys_lit
-        self.all_lit = g.all_lit
+        kd = self._data(k) if k_lit else self.cap + 1
+        xf = self._form(ctx, x)
+        self.quoted += kd + 1 + (self._data(x) if x_lit else self.cap + 1)
+        self.braced += kd + 1 + xf
+        self.into += key_form + xf + 3
+        self.n += 1
+        self.keys_lit = self.keys_lit and k_lit
+        self.all_lit = self.all_lit and k_lit and x_lit
 
 
-class _Grown:
-    """The running sums of ``_MapWidth`` with one more entry."""
-
-    __slots__ = ("quoted", "braced", "into", "n", "keys_lit", "all_lit")
-
-    quoted: int
-    braced: int
-    into: int
-    n: int
-    keys_lit: bool
-    all_lit: bool
-
-    def __init__(self, quoted: int, braced: int, into: int, n: int, keys_lit: bool, all_lit: bool) -> None:
-        self.quoted = quoted
-        self.braced = braced
-        self.into = into
-        self.n = n
-        self.keys_lit = keys_lit
-        self.all_lit = all_lit
-
-    def width(self) -> int:
-        """Length of the map's rendered value form (for a map that is not function-flagged)."""
-        spaces = self.n - 1
-        if self.all_lit:
-            return 10 + self.quoted + spaces
-        if self.keys_lit:
-            return 2 + self.braced + spaces
-        return 12 + self.into + spaces
-
-
-def short_map(ctx: Ctx, m: SpellMap, budget: int) -> SpellMap:
+def short_map(ctx: Ctx, m: Any, budget: int) -> SpellMap:
     """``short_map``: entries in order while they fit; the rest summed into one marker entry."""
     target = budget - 32
     entries = ctx.entries(m)
@@ -238,21 +255,22 @@ def short_map(ctx: Ctx, m: SpellMap, budget: int) -> SpellMap:
         key_form = vf_len(ctx, k, max(0, remaining))
         allowance = max(8, quot(remaining, max(1, count - i)))
         accepted = False
+        if key_form >= 0 and not fn_flagged and widths.too_wide(ctx, k, x, target):
+            key_form = -1
         if key_form >= 0:
             value = shorten(ctx, x, allowance - key_form)
-            grown = widths.entry(ctx, k, key_form, value)
             flags_fn = k is K_SPELL_FN and value is not None and value is not False
             if fn_flagged or flags_fn:
                 # A function-flagged map is never literal and may render as (fn ...): measure it whole.
                 candidate = SpellMap.from_pairs([*pairs, (k, value)])
                 width = vf_len(ctx, candidate, target) if target >= 0 else -1
             else:
-                width = grown.width()
+                width = widths.width_with(ctx, k, key_form, value)
                 if width > target:
                     width = -1
             if width >= 0:
                 pairs.append((k, value))
-                widths.accept(grown)
+                widths.add(ctx, k, key_form, value)
                 remaining = target - width
                 fn_flagged = fn_flagged or flags_fn
                 accepted = True
