@@ -77,17 +77,23 @@ def _built(directory: Path, name: str) -> Path | None:
     return None
 
 
-def stale_extensions() -> list[str]:
+def stale_extensions(here: Path | None = None) -> list[str]:
     """Core modules whose source is newer than their build.
 
-    An editable install compiles the sources once; after an edit (or a checkout)
-    the old extension would still win the import and silently run old code, so
-    such a build is not used until it is rebuilt (``pip install -e .``). mypyc
+    In a source checkout (an editable install), the sources are compiled once;
+    after an edit (or a checkout) the old extension would still win the import
+    and silently run old code, so such a build is not used until it is rebuilt
+    (``pip install -e .``). Installed wheels are not checked: installing writes
+    every file afresh, in no meaningful time order. mypyc
     puts the compiled code of all modules in one library (``LIBRARY``) and gives
     each module a thin shim that is not relinked when only the code changes, so
     a module counts as built at the later of the two.
     """
-    directory = Path(__file__).resolve().parent / "clip"
+    if here is None:
+        here = Path(__file__).resolve().parent
+    if not (here.parents[2] / "setup.py").exists():
+        return []  # an installed wheel: sources and extensions were installed together
+    directory = here / "clip"
     library = _built(directory, LIBRARY)
     built_at = library.stat().st_mtime if library is not None else 0.0
     stale: list[str] = []

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.machinery
+import os
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -88,3 +91,32 @@ def _walk(v: Any) -> list[Any]:
         for x in v:
             out += _walk(x)
     return out
+
+
+def _fake_tree(root: Path, checkout: bool, source_time: float, built_time: float) -> Path:
+    package = root / "runtime" / "spell_runtime" / "snapshot"
+    clip = package / "clip"
+    clip.mkdir(parents=True)
+    if checkout:
+        (root / "setup.py").write_text("")
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    for name in backend.MODULES:
+        (clip / (name + ".py")).write_text("")
+        (clip / (name + suffix)).write_bytes(b"")
+        os.utime(clip / (name + ".py"), (source_time, source_time))
+        os.utime(clip / (name + suffix), (built_time - 100, built_time - 100))  # shims are not relinked
+    (clip / (backend.LIBRARY + suffix)).write_bytes(b"")
+    os.utime(clip / (backend.LIBRARY + suffix), (built_time, built_time))
+    return package
+
+
+def test_a_checkout_never_runs_a_build_older_than_its_source(tmp_path: Path) -> None:
+    assert backend.stale_extensions(_fake_tree(tmp_path / "fresh", True, 1000.0, 2000.0)) == []
+    stale = _fake_tree(tmp_path / "edited", True, 3000.0, 2000.0)
+    assert backend.stale_extensions(stale) == list(backend.MODULES)
+    os.utime(stale / "clip" / "shapes.py", (1000.0, 1000.0))
+    assert "shapes" not in backend.stale_extensions(stale)
+
+
+def test_an_installed_wheel_is_not_checked(tmp_path: Path) -> None:
+    assert backend.stale_extensions(_fake_tree(tmp_path, False, 3000.0, 2000.0)) == []
