@@ -118,8 +118,10 @@ def run_command(file: Optional[str], prompt: Optional[str], model_profile: Optio
 
     if (file is None) == (prompt is None):
         _usage("give exactly one of FILE or --prompt")
-    if file is not None and model_profile is None and provider is None and responses is None:
-        _run_plain(file)  # no model configured: an ordinary program, errors reported in Spell terms
+    run_options = (model_profile, provider, responses, agent_profile, context_max_chars, depth, max_errors,
+                   trace_dir, model)
+    if file is not None and all(o is None for o in run_options):
+        _run_plain(file)  # nothing asks for the agent loop: an ordinary program, errors in Spell terms
         return
     options: dict[str, Any] = {"model-profile": _model_profile(model_profile, provider, model, responses)}
     if file is not None:

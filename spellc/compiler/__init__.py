@@ -172,6 +172,7 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
 
     base_namespace()
     emitter = Emitter()
+    emitter.epoch_base = 0
     units: list[ast.stmt] = []
     for i, form in enumerate(forms):
         node, _ = analyze_form(form)

@@ -101,6 +101,9 @@ class Emitter:
         self._used_pos: set[tuple[int, int, int, int]] = set()
         self._n = 0
         self.functions: list[ast.stmt] = []
+        # The binding epoch compiled bodies check against; a module written to disk (spellc build)
+        # starts in a fresh process, where the epoch starts at 0.
+        self.epoch_base: Optional[int] = None
         # Names bound privately (Python locals) in the scopes being emitted: symbol -> local name.
         self.private: dict[Symbol, str] = {}
         # Python locals / expressions known to hold longs (see analyze.privacy.int_loop_vars).
@@ -702,7 +705,8 @@ class Emitter:
         if info.static_refs:
             from spell_runtime.support import EPOCH
 
-            guard = P.if_(P.compare(P.subscript(P.name("_EPOCH"), P.const(0)), ast.NotEq(), P.const(EPOCH[0])),
+            epoch = EPOCH[0] if self.epoch_base is None else self.epoch_base
+            guard = P.if_(P.compare(P.subscript(P.name("_EPOCH"), P.const(0)), ast.NotEq(), P.const(epoch)),
                           [P.ret(P.callname("_stale", P.name(fname), self.const(body.form), P.name("D"), P.name("_H"),
                                             P.tuple_([P.name(p) for p in params])))])
             pre.insert(0, guard)
