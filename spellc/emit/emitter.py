@@ -965,16 +965,18 @@ class Emitter:
         if head.stmts or any(a.stmts for a in args):
             return self._call_stmts(node, head, args, scope, pos, f)
         arg_names = [self.tmp("_a") for _ in args]
+        ty = self.tmp("_ty")
+        head_type = P.name(ty) if node.maybe_macro else P.callname("type", P.name(f))
         dispatch = P.ifexp(
-            P.and_(P.is_(P.callname("type", P.name(f)), P.name("_SpellFn")),
+            P.and_(P.is_(head_type, P.name("_SpellFn")),
                    P.compare(P.attr(P.name(f), "arity"), ast.Eq(), P.const(n))),
             P.call(P.attr(P.name(f), "code"), P.name("D"), head_form_c, *[P.name(a) for a in arg_names]),
             P.callname("_apply", P.name("D"), P.name(f), form_c, P.tuple_([P.name(a) for a in arg_names])))
         evals = [P.is_not(P.walrus(an, a.expr), P.name("_NOTHING")) for an, a in zip(arg_names, args)]
         if node.maybe_macro:
-            # A Spell function is never a macro: test for it first so the common case costs two type checks.
-            not_macro = P.or_(P.is_(P.callname("type", P.walrus(f, head.expr)), P.name("_SpellFn")),
-                              P.not_(P.and_(P.is_(P.callname("type", P.name(f)), P.name("_SpellMap")),
+            # A Spell function is never a macro: test for it first, taking the head's type once.
+            not_macro = P.or_(P.is_(P.walrus(ty, P.callname("type", P.walrus(f, head.expr))), P.name("_SpellFn")),
+                              P.not_(P.and_(P.is_(P.name(ty), P.name("_SpellMap")),
                                             P.callname("_is_macro", P.name(f)))))
             cond = P.and_(not_macro, P.bitand(*evals)) if evals else not_macro
             mv = self.tmp("_mr")
