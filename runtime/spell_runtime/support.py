@@ -345,6 +345,11 @@ def conv(e: BaseException, D: dict[Any, Any], table: dict[Any, Any]) -> BaseExce
         err = SpellError("Stack overflow", None)
         err.env = snapshot(D)
         return err
+    if type(e) is KeyError and len(e.args) == 1 and type(e.args[0]) is Symbol:
+        # A local read (``D[sym]``) of a loop name that a short recur request left unbound (Q16).
+        err = unbound(D[CTX_KEY], e.args[0])
+        err.env = snapshot(D)
+        return err
     pos = _position_at(e.__traceback__)
     form = table.get(pos) if pos is not None else None
     head = form.first if type(form) is PList and form.count else form
@@ -474,27 +479,24 @@ def arity_text(expected: int, actual: int) -> str:
     return "Wrong number of args: expected %d, got %d" % (expected, actual)
 
 
-def loop_rebind(D: dict[Any, Any], patterns: tuple[Any, ...], vals: tuple[Any, ...], base: tuple[Any, ...],
-                syms: tuple[Any, ...]) -> None:
+def loop_rebind(D: dict[Any, Any], patterns: tuple[Any, ...], vals: tuple[Any, ...], syms: tuple[Any, ...],
+                base: tuple[Any, ...]) -> None:
     """Re-bind loop patterns from a recur request of any length (Q16): values pair with patterns
-    positionally; a pattern with no value is left unbound so its names resolve in the base env."""
-    from .destructure import destructure
+    positionally, surplus values are ignored, and the names of a pattern with no value go back
+    to their base-env binding (``base``: the values ``syms`` had before the loop, or MISS)."""
+    from .destructure import destructure, pattern_symbols
 
-    del base
+    before = dict(zip(syms, base))
     for i, p in enumerate(patterns):
         if i < len(vals):
             for s, v in destructure(p, vals[i]):
                 D[s] = v
         else:
-            from .destructure import pattern_symbols
-
             for s in pattern_symbols(p):
-                D.pop(s, None)
-    del syms
+                restore(D, s, before.get(s, MISS))
 
 
-def private_rebind(D: dict[Any, Any], vals: tuple[Any, ...], current: tuple[Any, ...],
-                   syms: tuple[Any, ...]) -> tuple[Any, ...]:
+def private_rebind(D: dict[Any, Any], vals: tuple[Any, ...], syms: tuple[Any, ...]) -> tuple[Any, ...]:
     """New values of private loop variables from a recur request of any length (Q16).
 
     Surplus values are ignored; a variable without a value takes its base-env value (the
@@ -504,7 +506,6 @@ def private_rebind(D: dict[Any, Any], vals: tuple[Any, ...], current: tuple[Any,
     out = list(vals[:len(syms)])
     for s in syms[len(out):]:
         out.append(lookup(D, s))
-    del current
     return tuple(out)
 
 

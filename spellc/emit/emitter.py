@@ -104,6 +104,8 @@ class Emitter:
         # The binding epoch compiled bodies check against; a module written to disk (spellc build)
         # starts in a fresh process, where the epoch starts at 0.
         self.epoch_base: Optional[int] = None
+        # The local holding the value a symbol had before the innermost scope that saved it.
+        self.saved_var: dict[Symbol, str] = {}
         # Names bound privately (Python locals) in the scopes being emitted: symbol -> local name.
         self.private: dict[Symbol, str] = {}
         # Python locals / expressions known to hold longs (see analyze.privacy.int_loop_vars).
@@ -477,6 +479,7 @@ class Emitter:
         restores: list[ast.stmt] = []
         for s in syms:
             o = self.tmp("_o")
+            self.saved_var[s] = o
             sc = self.const(s)
             saves.append(P.assign(o, P.call(P.attr(P.name("D"), "get"), sc, P.name("_MISS"))))
             restores.append(P.if_(P.is_(P.name(o), P.name("_MISS")),
@@ -598,9 +601,9 @@ class Emitter:
         for pat, vn in zip(node.patterns, vars_):
             direct.extend(self.bind_pattern(pat, P.name(vn), node.pos))
         if tail.uses_tuple_path:
+            base = P.tuple_([P.name(self.saved_var[sym]) for sym in node.syms])
             general = [P.expr_stmt(P.callname("_loop_rebind", P.name("D"), self.const(node.patterns),
-                                              P.name(tail.recur_tuple_var), P.tuple_([P.name(v) for v in vars_]),
-                                              self.const(tuple(node.syms)))),
+                                              P.name(tail.recur_tuple_var), self.const(tuple(node.syms)), base)),
                        P.assign(tail.recur_tuple_var, P.const(None))]
             top.append(P.if_(P.is_not(P.name(tail.recur_tuple_var), P.const(None)), general, direct or None))
             pre.append(P.assign(tail.recur_tuple_var, P.const(None)))
@@ -615,8 +618,7 @@ class Emitter:
         """Re-bind loop variables from a recur request of any length (Q16), before ``continue``."""
         if tail.private_patterns is not None:
             tgt = P.node(ast.Tuple(elts=[P.store(v) for v in tail.recur_vars], ctx=ast.Store()))
-            rebind = P.callname("_private_rebind", P.name("D"), vals, P.tuple_([P.name(v) for v in tail.recur_vars]),
-                                self.const(tail.private_patterns))
+            rebind = P.callname("_private_rebind", P.name("D"), vals, self.const(tail.private_patterns))
             return [P.node(ast.Assign(targets=[tgt], value=rebind))]
         tail.uses_tuple_path = True
         return [P.assign(tail.recur_tuple_var, vals)]
@@ -1045,8 +1047,9 @@ def _long_min() -> ast.expr:
 
 
 def _cannot_fail(node: ir.Node) -> bool:
+    # (Not Local: a short recur request can leave a loop name unbound, Q16.)
     t = type(node)
-    return t is ir.Const or t is ir.Local or t is ir.BuiltinRef or t is ir.Fn
+    return t is ir.Const or t is ir.BuiltinRef or t is ir.Fn
 
 
 def _may_be_map(node: ir.Node) -> bool:

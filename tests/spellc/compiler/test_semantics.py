@@ -153,3 +153,13 @@ def test_deep_recursion_is_a_spell_error() -> None:
     with pytest.raises(spellc.SpellError) as info:
         spellc.eval_string("(do (defn forever [n] (+ 1 (forever n))) (forever 1))")
     assert "Stack overflow" in str(info.value)
+
+
+def test_short_recur_request_leaves_loop_names_to_the_base_env() -> None:
+    # Q16: patterns without a value are not rebound; they resolve in the env before the loop.
+    shared = "(do (defn f [a] a) (def y :outer) (loop [x 0 y 1] (if (= x 0) (recur (f 1)) [x y])))"
+    private = "(do (def y :outer) (loop [x 0 y 1] (if (= x 0) (recur 1) [x y])))"
+    assert spellc.pr_str(spellc.eval_string(shared)) == "[1 :outer]"
+    assert spellc.pr_str(spellc.eval_string(private)) == "[1 :outer]"
+    unbound = "(do (defn f [a] a) (loop [x 0 y 1] (if (= x 0) (recur (f 1)) [x (try y (catch e :unbound))])))"
+    assert spellc.pr_str(spellc.eval_string(unbound)) == "[1 :unbound]"
