@@ -8,6 +8,7 @@ later re-rendered with ``render`` and never clipped again (runtime.md §4.7).
 
 from __future__ import annotations
 
+import gc
 from typing import Any, NamedTuple
 
 from ..valueform import value_form
@@ -23,17 +24,37 @@ class Snapshot(NamedTuple):
     truncated: bool
 
 
+def _clip(value: Any, limit: int) -> tuple[Any, bool]:
+    """``core.snapshot`` with the cyclic garbage collector paused.
+
+    Clipping allocates many short-lived containers (and no cycles). Next to a
+    large value, those allocations regularly trigger a full collection that
+    walks the whole heap — 180 ms beside a 10⁵-entry map, fifteen times the
+    clipping itself. Paused, the allocations are freed before the collector
+    would have counted them.
+    """
+    if not gc.isenabled():
+        result, truncated = core.snapshot(value, limit)
+        return result, bool(truncated)
+    gc.disable()
+    try:
+        result, truncated = core.snapshot(value, limit)
+    finally:
+        gc.enable()
+    return result, bool(truncated)
+
+
 def snapshot(value: Any, limit: Any = None, *, run_default: Any = DEFAULT_LIMIT) -> Snapshot:
     """The bounded snapshot of ``value`` for ``limit`` (nil → ``run_default``); bad limits raise ``ControlError``."""
-    result, truncated = core.snapshot(value, effective_limit(limit, run_default))
-    return Snapshot(result, value_form(result), bool(truncated))
+    result, truncated = _clip(value, effective_limit(limit, run_default))
+    return Snapshot(result, value_form(result), truncated)
 
 
 def snapshot_text(value: Any, limit: Any = None, *, run_default: Any = DEFAULT_LIMIT) -> tuple[str, bool]:
     """(``R`` of the snapshot's value form, whether anything was omitted)."""
-    result, truncated = core.snapshot(value, effective_limit(limit, run_default))
+    result, truncated = _clip(value, effective_limit(limit, run_default))
     text: str = core.render(result)
-    return text, bool(truncated)
+    return text, truncated
 
 
 def snapshot_form(value: Any, limit: Any = None, *, run_default: Any = DEFAULT_LIMIT) -> Any:

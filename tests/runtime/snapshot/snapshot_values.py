@@ -96,13 +96,13 @@ def _markers(w: st.SearchStrategy[Any]) -> st.SearchStrategy[SpellMap]:
     return st.builds(lambda n: smap(kw("omitted", "spell"), n), st.integers(0, 10**6) | st.just(kw("unknown")))
 
 
-def _containers(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+def _containers(children: st.SearchStrategy[Any], keys: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
     small = st.lists(children, max_size=12)
     return st.one_of(
         small.map(vec),
         small.map(plist),
         small.map(SpellSet.from_items),
-        st.lists(st.tuples(atoms, children), max_size=10).map(lambda kv: SpellMap.from_pairs(kv)),
+        st.lists(st.tuples(keys, children), max_size=10).map(lambda kv: SpellMap.from_pairs(kv)),
         _markers(children),
         st.builds(lambda out, err, n: envelope(True, out, err, exit=n), children, st.none() | _text,
                   st.integers(-1, 3) | st.none()),
@@ -110,10 +110,11 @@ def _containers(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
     )
 
 
-values = st.recursive(atoms | st.just(Opaque()), _containers, max_leaves=60)
+values = st.recursive(atoms | st.just(Opaque()), lambda kids: _containers(kids, atoms), max_leaves=60)
 """Spell values (and a few host objects) of every kind a snapshot meets."""
 
-data_values = st.recursive(atoms.filter(lambda x: x == x), _containers, max_leaves=60)
+_data_atoms = atoms.filter(lambda x: x == x)
+data_values = st.recursive(_data_atoms, lambda kids: _containers(kids, _data_atoms), max_leaves=60)
 """Plain Spell data only (no host objects, no NaN)."""
 
 big_strings = st.builds(

@@ -49,7 +49,7 @@ def test_compiled_and_pure_agree(v: Any, limit: int) -> None:
 def test_environment_switch_forces_the_interpreted_core() -> None:
     code = "from spell_runtime.snapshot import backend; print(backend.COMPILED, backend.core.__name__)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={"SPELLC_PURE_SNAPSHOT": "1", "PATH": ""}).stdout.split()
+                         env={**os.environ, "SPELLC_PURE_SNAPSHOT": "1"}).stdout.split()
     assert out == ["False", "spell_runtime.snapshot._pureclip.core"]
 
 

@@ -78,3 +78,13 @@ def test_utf16_lengths() -> None:
     assert core.rendered_length("a\nb", 5) == -1
     assert core.rendered_length(vec(["a\nb"]), 7) == -1
     assert core.rendered_length("x" * 10**7, 100) == -1
+
+
+def test_deep_function_body_renders_without_recursion_limits() -> None:
+    body: Any = symbol("x")
+    for _ in range(3000):
+        body = plist([symbol("inc"), body])
+    fn = SpellFn(vec([symbol("x")]), plist([body]))
+    text = render(fn)
+    assert text == reference(fn)
+    assert text.startswith("(fn [x] (inc (inc") and text.endswith("x" + ")" * 3001)

@@ -26,7 +26,7 @@ from ...data.vector import LineVector, PVector
 from ...hooks import read_all
 from ...readable import is_reader_number
 from ..lazy import END, is_lazy
-from .render import Ctx, data_text, fn_parts, is_number
+from .render import Ctx, data_text, is_number
 from .selection import Allowance, select
 from .shapes import (
     BOUNDED,
@@ -41,11 +41,8 @@ from .shapes import (
     build_envelope,
     controls,
     diagnostic,
-    element_weight,
-    is_envelope,
     is_envelope_key,
     marker,
-    type_name,
     with_marker,
 )
 
@@ -64,7 +61,7 @@ class Pass1:
     grace: int
     allowance: Allowance
     ctx: Ctx
-    diagnostics: dict[tuple[str, str], SpellMap]
+    diagnostics: dict[tuple[type, str], SpellMap]
 
     def __init__(self, grace: int, ctx: Ctx) -> None:
         self.fuel = 2 * grace
@@ -77,7 +74,7 @@ class Pass1:
     def diagnostic(self, v: Any, reason: str) -> SpellMap:
         """``diagnostic(v, reason)``, one shared (immutable) map per type and reason: once the fuel is
         spent, every remaining element of a long vector becomes the same diagnostic."""
-        key = (type_name(v), reason)
+        key = (type(v), reason)
         found = self.diagnostics.get(key)
         if found is None:
             found = diagnostic(v, reason)
@@ -102,15 +99,18 @@ def normalize(p: Pass1, v: Any, depth: int) -> Any:
     if t is PVector or t is LineVector:
         return _vector(p, v, depth)
     if isinstance(v, SpellMap):
-        parts = fn_parts(v)
+        info = p.ctx.info(v)
+        parts = info.fn
         if parts is not None:
             if _fn_source_ok(p, parts[0], parts[1]):
                 return v
             p.changed = True
             return p.diagnostic(v, SOURCE_UNAVAILABLE)
-        if is_envelope(v):
+        if info.envelope:
             return _envelope(p, v, depth)
-        return normalize_map(p, v.items(), depth, v if t is SpellMap else None)
+        # A large map is walked lazily: pass 1 stops at the first entry its fuel cannot pay for.
+        entries = iter(p.ctx.entries(v)) if len(v) <= 16 else v.items()
+        return normalize_map(p, entries, depth, v if t is SpellMap else None)
     if t is PList or isinstance(v, SpellSet) or is_lazy(v):
         return _sequence(p, v, depth)
     p.changed = True
@@ -160,7 +160,7 @@ def _vector(p: Pass1, v: Any, depth: int) -> Any:
         else:
             y = payload(p, x, depth + 1)
             if isinstance(y, SpellMap):
-                w = element_weight(y)
+                w = p.ctx.info(y).weight
                 if w != 1:
                     marks.append((len(rows), w))
             same = same and y is x
@@ -223,6 +223,7 @@ def normalize_map(p: Pass1, entries: Iterator[tuple[Any, Any]], depth: int, orig
     if dropped:
         return _map_of(p, with_marker(pairs, UNKNOWN), large)
     if same and original is not None:
+        p.ctx.pairs[id(original)] = (original, pairs)  # spares pass 2 another walk of its hash trie
         return original
     return _map_of(p, pairs, large)
 

@@ -34,9 +34,12 @@ from ...data.vector import LineVector, PVector, vec
 from ...errors import HostError
 from ...printer import host_object_text, pr_str, quote_string
 from ...readable import is_reader_keyword, is_reader_number, is_reader_symbol
+from .shapes import K_ERR, K_EXIT, K_OK, K_OMITTED, K_OUT, K_STATUS, K_TRUNCATED, int_or_nil, is_envelope, marker_count
 from .text import escapes, units
 
 NO_SOURCE_MESSAGE: Final = "Value has no ordinary source representation"
+
+_END: Final = object()
 
 FIRST_LINE: Final = Symbol("first-line")
 
@@ -105,27 +108,115 @@ def is_map(x: Any) -> bool:
     return isinstance(x, SpellMap) or type(x) is LargeMap
 
 
+class MapInfo:
+    """What the clipper asks of a map, answered once: is it a function, an envelope, a marker?"""
+
+    __slots__ = ("fn", "flagged", "envelope", "marker", "weight")
+
+    fn: Optional[tuple[Any, Any]]
+    flagged: bool
+    envelope: bool
+    marker: bool
+    weight: int
+
+    def __init__(self, fn: Optional[tuple[Any, Any]], flagged: bool, envelope: bool, weight: int = -2) -> None:
+        """``weight`` -2: not an omission marker (weight 1); else the marker's count (-1: unknown)."""
+        self.fn = fn
+        self.flagged = flagged
+        self.envelope = envelope
+        self.marker = weight != -2
+        self.weight = 1 if weight == -2 else weight
+
+
+def _info_of_pairs(pairs: list[tuple[Any, Any]]) -> MapInfo:
+    """``MapInfo`` of a small map from one pass over its entries (keywords are interned: ``is`` compares)."""
+    missing: Any = _END
+    flag: Any = None
+    params: Any = None
+    body: Any = None
+    ok: Any = missing
+    out = err = False
+    truncated: Any = missing
+    exit_: Any = missing
+    status: Any = missing
+    for k, v in pairs:
+        if type(k) is not Keyword:
+            continue
+        if k is K_SPELL_FN:
+            flag = v
+        elif k is K_PARAMS:
+            params = v
+        elif k is K_BODY:
+            body = v
+        elif k is K_OK:
+            ok = v
+        elif k is K_OUT:
+            out = True
+        elif k is K_ERR:
+            err = True
+        elif k is K_TRUNCATED:
+            truncated = v
+        elif k is K_EXIT:
+            exit_ = v
+        elif k is K_STATUS:
+            status = v
+    flagged = flag is not None and flag is not False
+    fn: Optional[tuple[Any, Any]] = None
+    tp = type(params)
+    if flagged and (tp is PVector or tp is LineVector) and type(body) is PList:
+        fn = (params, body)
+    envelope = (type(ok) is bool and out and err and (truncated is missing or type(truncated) is bool)
+                and (exit_ is missing or int_or_nil(exit_)) and (status is missing or int_or_nil(status)))
+    weight = -2
+    if len(pairs) == 1 and pairs[0][0] is K_OMITTED:
+        count = marker_count(pairs[0][1])
+        if count is not None:
+            weight = count
+    return MapInfo(fn, flagged, envelope, weight)
+
+
 class Ctx:
     """Per-snapshot memos, keyed by object id and holding the object so the id stays unique.
 
-    ``lit``: literal-data flags. ``pairs``: the entries of maps this snapshot
-    built, so that large intermediate maps are not walked through their hash
-    trie again and again. ``weights``: for vectors pass 1 built, where its
-    elements of weight other than 1 are, so pass 2 need not scan for them.
+    ``lit``: literal-data flags. ``pairs``: map entries, so that a map is
+    walked through its hash trie once. ``infos``: ``MapInfo`` per map.
+    ``weights``: for vectors pass 1 built, where its elements of weight other
+    than 1 are, so pass 2 need not scan for them. ``shortened``: results of
+    ``shorten`` by (value, budget) — values are immutable and shared (every
+    element past the fuel is the same diagnostic), so each is shortened once.
     """
 
-    __slots__ = ("lit", "pairs", "weights", "large")
+    __slots__ = ("lit", "pairs", "infos", "weights", "shortened", "large")
 
     lit: dict[int, tuple[object, bool]]
-    pairs: dict[int, tuple[SpellMap, list[tuple[Any, Any]]]]
+    pairs: dict[int, tuple[object, list[tuple[Any, Any]]]]
+    infos: dict[int, tuple[object, MapInfo]]
     weights: dict[int, tuple[object, list[tuple[int, int]]]]
+    shortened: dict[tuple[int, int], tuple[object, Any]]
     large: int
 
     def __init__(self) -> None:
         self.lit = {}
         self.pairs = {}
+        self.infos = {}
         self.weights = {}
+        self.shortened = {}
         self.large = 0
+
+    def info(self, m: Any) -> MapInfo:
+        """The ``MapInfo`` of map ``m``; a large ``SpellMap`` is asked by key, never walked."""
+        key = id(m)
+        found = self.infos.get(key)
+        if found is not None:
+            return found[1]
+        if type(m) is LargeMap:
+            info = MapInfo(None, m.fn_flag, False)
+        elif len(m) <= 16:
+            info = _info_of_pairs(self.entries(m))
+        else:
+            info = MapInfo(fn_parts(m), is_fn_flagged(m), is_envelope(m))
+        self.infos[key] = (m, info)
+        return info
 
     def large_map(self, pairs: list[tuple[Any, Any]]) -> LargeMap:
         self.large += 1
@@ -143,8 +234,7 @@ class Ctx:
     def new_map(self, pairs: list[tuple[Any, Any]]) -> SpellMap:
         """``SpellMap.from_pairs(pairs)`` for pairs with distinct keys, remembering the pairs."""
         m = SpellMap.from_pairs(pairs)
-        if len(pairs) > 16:
-            self.pairs[id(m)] = (m, pairs)
+        self.pairs[id(m)] = (m, pairs)
         return m
 
     def entries(self, m: Any) -> list[tuple[Any, Any]]:
@@ -155,8 +245,7 @@ class Ctx:
         if found is not None:
             return found[1]
         pairs = list(m.items())
-        if len(pairs) > 16:
-            self.pairs[id(m)] = (m, pairs)
+        self.pairs[id(m)] = (m, pairs)
         return pairs
 
 
@@ -314,7 +403,7 @@ def literal(ctx: Ctx, x: Any) -> bool:
 
 def _literal_collection(ctx: Ctx, x: Any) -> bool:
     if is_map(x):
-        if is_fn_flagged(x):
+        if ctx.info(x).flagged:
             return False
         for k, v in ctx.entries(x):
             if not literal(ctx, k) or not literal(ctx, v):
@@ -347,7 +436,6 @@ class _Frame:
         self.pieces = pieces
 
 
-_END: Final = object()
 
 
 def first_line_args(form: PList) -> Optional[list[Any]]:
@@ -421,8 +509,54 @@ def _flatten(m: Any) -> Iterator[Any]:
         yield v
 
 
-def data(sink: Sink, root: Any) -> None:
-    """Write ``R(root)``: ``root`` rendered as a form."""
+_DEEP: Final = 200
+"""Nesting below which ``data`` recurses; deeper forms (function bodies can be anything) go iterative."""
+
+
+def data(sink: Sink, x: Any, depth: int = 0) -> None:
+    """Write ``R(x)``: ``x`` rendered as a form."""
+    t = type(x)
+    if t is int:
+        sink.ascii(str(x))
+    elif t is Keyword:
+        sink.add(name_text(x), name_width(x))
+    elif t is str:
+        sink.string(x)
+    elif depth > _DEEP:
+        _data_deep(sink, x)
+    elif t is PVector or t is LineVector or (t is PList and not (x.count and x.first is FIRST_LINE)):
+        if not len(x):
+            sink.ascii("()" if t is PList else "[]")
+            return
+        sink.ascii("(" if t is PList else "[")
+        first = True
+        for e in x:
+            if not first:
+                sink.ascii(" ")
+            first = False
+            data(sink, e, depth + 1)
+        sink.ascii(")" if t is PList else "]")
+    elif t is SpellMap or t is LargeMap:
+        pairs = x.pairs if t is LargeMap else list(x.items())
+        if not pairs:
+            sink.ascii("{}")
+            return
+        sink.ascii("{")
+        first = True
+        for k, v in pairs:
+            if not first:
+                sink.ascii(" ")
+            first = False
+            data(sink, k, depth + 1)
+            sink.ascii(" ")
+            data(sink, v, depth + 1)
+        sink.ascii("}")
+    else:
+        _data_deep(sink, x)
+
+
+def _data_deep(sink: Sink, root: Any) -> None:
+    """``data`` with an explicit stack, for forms of any depth (and the rarer kinds)."""
     stack: list[_Frame] = []
     x = root
     while True:
@@ -530,7 +664,7 @@ def vf(ctx: Ctx, sink: Sink, x: Any) -> None:
             _vf_lines(ctx, sink, x)
             return
     if is_map(x):
-        parts = fn_parts(x)
+        parts = ctx.info(x).fn
         if parts is None and sink.cap >= 0 and sink.n + 4 * len(x) + 1 > sink.cap:
             raise Overflow()  # "{k v k v}" needs at least this much, however it is spelled
         if parts is not None:

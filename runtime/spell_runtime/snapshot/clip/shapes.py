@@ -84,7 +84,7 @@ def marker(w: int) -> SpellMap:
     return SpellMap.from_pairs([(K_OMITTED, count_value(w))])
 
 
-def _marker_count(x: Any) -> Optional[int]:
+def marker_count(x: Any) -> Optional[int]:
     """The weight a marker value states (a non-negative integer or ``:unknown``), else None."""
     if x is K_UNKNOWN:
         return UNKNOWN
@@ -96,13 +96,13 @@ def _marker_count(x: Any) -> Optional[int]:
 
 def is_marker(x: Any) -> bool:
     """An omission marker: a map whose only key is ``:spell/omitted`` with a count or ``:unknown``."""
-    return isinstance(x, SpellMap) and len(x) == 1 and _marker_count(x.get(K_OMITTED, False)) is not None
+    return isinstance(x, SpellMap) and len(x) == 1 and marker_count(x.get(K_OMITTED, False)) is not None
 
 
 def element_weight(x: Any) -> int:
     """How many original elements ``x`` stands for: a marker's count, else 1."""
     if isinstance(x, SpellMap) and len(x) == 1:
-        w = _marker_count(x.get(K_OMITTED, False))
+        w = marker_count(x.get(K_OMITTED, False))
         if w is not None:
             return w
     return 1
@@ -124,7 +124,7 @@ def is_marker_key(k: Any) -> bool:
 def entry_weight(k: Any, v: Any) -> int:
     """How many original entries a map entry stands for (a marker entry's count, else 1)."""
     if is_marker_key(k):
-        w = _marker_count(v)
+        w = marker_count(v)
         if w is not None:
             return w
     return 1
@@ -139,12 +139,12 @@ def add_weight(a: int, b: int) -> int:
 def with_marker(pairs: list[tuple[Any, Any]], w: int) -> list[tuple[Any, Any]]:
     """``pairs`` plus ``<first unused marker key> N``: user data under a marker key is never overwritten.
 
-    Marker keys are interned keywords, so "already a key" is an identity test.
+    Marker keys are keywords of the ``spell`` namespace, so only those keys are looked at.
     """
-    taken = {id(k) for k, _ in pairs if type(k) is Keyword}
+    taken = {k.name for k, _ in pairs if type(k) is Keyword and k.ns == "spell"}
     key = K_OMITTED
     i = 0
-    while id(key) in taken:
+    while key.name in taken:
         i += 1
         key = Keyword("omitted-" + str(i), "spell")
     return [*pairs, (key, count_value(w))]
@@ -177,7 +177,7 @@ def row_weight(x: Any) -> int:
 
 # -- envelopes --------------------------------------------------------------------------------
 
-def _int_or_nil(x: Any) -> bool:
+def int_or_nil(x: Any) -> bool:
     t = type(x)
     return x is None or t is int or t is BigInt
 
@@ -192,9 +192,9 @@ def is_envelope(v: Any) -> bool:
         return False
     if v.contains(K_TRUNCATED) and type(v.get(K_TRUNCATED)) is not bool:
         return False
-    if v.contains(K_EXIT) and not _int_or_nil(v.get(K_EXIT)):
+    if v.contains(K_EXIT) and not int_or_nil(v.get(K_EXIT)):
         return False
-    if v.contains(K_STATUS) and not _int_or_nil(v.get(K_STATUS)):
+    if v.contains(K_STATUS) and not int_or_nil(v.get(K_STATUS)):
         return False
     return True
 

@@ -18,7 +18,7 @@ from ...data.atoms import K_SPELL_FN
 from ...data.hashmap import EMPTY_MAP, SpellMap, SpellSet
 from ...data.plist import PList, plist
 from ...data.vector import LineVector, PVector, vec
-from .render import Ctx, data_len, fits, fn_parts, is_collection, is_map, literal, vf_len
+from .render import Ctx, data_len, fits, is_collection, is_map, literal, vf_len
 from .selection import Allowance, select
 from .shapes import (
     EXCEEDS,
@@ -31,8 +31,6 @@ from .shapes import (
     diagnostic_width,
     entry_weight,
     extra_entries,
-    is_envelope,
-    is_marker,
     with_marker,
 )
 from .text import Window, escapes
@@ -50,13 +48,19 @@ def shorten(ctx: Ctx, v: Any, budget: int) -> Any:
         budget = 0
     if fits(ctx, v, budget):
         return v
-    return shorten_over(ctx, v, budget)
+    if not is_collection(v):
+        return shorten_over(ctx, v, budget)
+    key = (id(v), budget)
+    found = ctx.shortened.get(key)
+    if found is not None:
+        return found[1]
+    r = shorten_over(ctx, v, budget)
+    ctx.shortened[key] = (v, r)
+    return r
 
 
 def shorten_over(ctx: Ctx, v: Any, budget: int) -> Any:
     """``shorten`` of a ``v`` already known not to fit ``budget`` (≥ 0)."""
-    if is_marker(v):
-        return v
     t = type(v)
     r: Any
     if t is str:
@@ -64,9 +68,12 @@ def shorten_over(ctx: Ctx, v: Any, budget: int) -> Any:
     elif t is PVector or t is LineVector:
         r = short_vector(ctx, v, budget)
     elif is_map(v):
-        if is_envelope(v):
+        info = ctx.info(v)
+        if info.marker:
+            return v  # D2: omission markers are never shortened
+        if info.envelope:
             r = short_envelope(ctx, v, budget)
-        elif fn_parts(v) is not None:
+        elif info.fn is not None:
             r = diagnostic(v, EXCEEDS)
         else:
             r = short_map(ctx, v, budget)
