@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal
 from fractions import Fraction
 from typing import Any, Final, cast
@@ -634,103 +635,49 @@ def _cast_number(x: Any) -> Any:
     raise HostError("Cannot cast %s to java.lang.Number" % cls)
 
 
-@builtin("+")
-def plus(*args: Any) -> Any:
-    n = len(args)
-    if n == 2:
-        return add(args[0], args[1])
-    if n == 0:
-        return 0
-    if n == 1:
-        return _cast_number(args[0])
-    acc = add(args[0], args[1])
-    for x in args[2:]:
-        acc = add(acc, x)
-    return acc
+def _sum_like(op2: Callable[[Any, Any], Any], empty: int) -> Callable[..., Any]:
+    """A variadic ``+``/``*``-style builtin folding the two-argument ``op2`` from the left."""
+
+    def fold(*args: Any) -> Any:
+        n = len(args)
+        if n == 2:
+            return op2(args[0], args[1])
+        if n == 0:
+            return empty
+        if n == 1:
+            return _cast_number(args[0])
+        acc = op2(args[0], args[1])
+        for x in args[2:]:
+            acc = op2(acc, x)
+        return acc
+
+    return fold
 
 
-@builtin("-")
-def minus(x: Any, *more: Any) -> Any:
-    n = len(more)
-    if n == 1:
-        return sub(x, more[0])
-    if n == 0:
-        return neg(x)
-    acc = x
-    for y in more:
-        acc = sub(acc, y)
-    return acc
+def _difference_like(op2: Callable[[Any, Any], Any], unary: Callable[[Any], Any]) -> Callable[..., Any]:
+    """A variadic ``-``/``/``-style builtin: one argument applies ``unary``, more fold ``op2``."""
+
+    def fold(x: Any, *more: Any) -> Any:
+        n = len(more)
+        if n == 1:
+            return op2(x, more[0])
+        if n == 0:
+            return unary(x)
+        acc = x
+        for y in more:
+            acc = op2(acc, y)
+        return acc
+
+    return fold
 
 
-@builtin("*")
-def times(*args: Any) -> Any:
-    n = len(args)
-    if n == 2:
-        return mul(args[0], args[1])
-    if n == 0:
-        return 1
-    if n == 1:
-        return _cast_number(args[0])
-    acc = mul(args[0], args[1])
-    for x in args[2:]:
-        acc = mul(acc, x)
-    return acc
-
-
-@builtin("/")
-def divide(x: Any, *more: Any) -> Any:
-    n = len(more)
-    if n == 1:
-        return div(x, more[0])
-    if n == 0:
-        return div(1, x)
-    acc = x
-    for y in more:
-        acc = div(acc, y)
-    return acc
-
-
-@builtin("+'")
-def plus_p(*args: Any) -> Any:
-    n = len(args)
-    if n == 2:
-        return add_p(args[0], args[1])
-    if n == 0:
-        return 0
-    if n == 1:
-        return _cast_number(args[0])
-    acc = add_p(args[0], args[1])
-    for x in args[2:]:
-        acc = add_p(acc, x)
-    return acc
-
-
-@builtin("-'")
-def minus_p(x: Any, *more: Any) -> Any:
-    n = len(more)
-    if n == 1:
-        return sub_p(x, more[0])
-    if n == 0:
-        return sub_p(0, x)
-    acc = x
-    for y in more:
-        acc = sub_p(acc, y)
-    return acc
-
-
-@builtin("*'")
-def times_p(*args: Any) -> Any:
-    n = len(args)
-    if n == 2:
-        return mul_p(args[0], args[1])
-    if n == 0:
-        return 1
-    if n == 1:
-        return _cast_number(args[0])
-    acc = mul_p(args[0], args[1])
-    for x in args[2:]:
-        acc = mul_p(acc, x)
-    return acc
+plus = builtin("+")(_sum_like(add, 0))
+times = builtin("*")(_sum_like(mul, 1))
+plus_p = builtin("+'")(_sum_like(add_p, 0))
+times_p = builtin("*'")(_sum_like(mul_p, 1))
+minus = builtin("-")(_difference_like(sub, neg))
+divide = builtin("/")(_difference_like(div, lambda x: div(1, x)))
+minus_p = builtin("-'")(_difference_like(sub_p, lambda x: sub_p(0, x)))
 
 
 builtin("inc")(inc)
