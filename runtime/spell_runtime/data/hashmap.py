@@ -11,10 +11,11 @@ which hashes and compares with Spell semantics.
 
 Storage: a map of at most ``SMALL`` entries is a plain dict (normkey → (key,
 value)) copied on write — cheapest for the small maps programs mostly build.
-Larger maps keep an ``immutables.Map`` (C HAMT; normkey → (key, value, seq)) for
-O(log n) assoc/lookup plus a pvector of (normkey, seq) in insertion order, in
-which removed or re-inserted keys leave stale entries that iteration skips and an
-occasional compaction drops.
+Larger maps keep an ``immutables.Map`` (C HAMT; normkey → (key, value, position))
+for O(log n) assoc/lookup plus a pvector of the (key, value) entries in insertion
+order; re-associating a key updates its entry in place, removing one leaves a
+tombstone that iteration skips and a rebuild drops once tombstones dominate.
+Iteration is therefore a plain walk of the pvector, with no lookups.
 """
 
 from __future__ import annotations
@@ -29,6 +30,15 @@ from .atoms import BigInt, Char, Keyword, Symbol
 from .pvec import pvector
 
 SMALL = 16
+
+
+class _Dead:
+    """Marks a removed entry in a large map's insertion-order vector."""
+
+    __slots__ = ()
+
+
+_DEAD: Any = _Dead()
 
 _RAW_KEY_TYPES = frozenset({str, int, BigInt, Keyword, Symbol, type(None), Fraction, Char})
 
@@ -68,8 +78,8 @@ class SpellMap:
     __slots__ = ("_d", "_h", "_ord", "_n", "_next", "span", "child_spans", "__weakref__")
 
     _d: Optional[dict[Any, tuple[Any, Any]]]
-    _h: Any  # immutables.Map[normkey, (key, value, seq)] for large maps
-    _ord: Any  # pvector[(normkey, seq)]
+    _h: Any  # immutables.Map[normkey, (key, value, position in _ord)] for large maps
+    _ord: Any  # pvector[(key, value) | _DEAD] in insertion order; _next = its length
     _n: int
     _next: int
 
@@ -100,23 +110,22 @@ class SpellMap:
     @staticmethod
     def _from_large_pairs(pairs: Iterable[tuple[Any, Any]]) -> SpellMap:
         h: dict[Any, tuple[Any, Any, int]] = {}
-        order: list[tuple[Any, int]] = []
-        seq = 0
+        order: list[Any] = []
         for k, v in pairs:
             nk = normkey(k)
             old = h.get(nk)
             if old is None:
-                h[nk] = (k, v, seq)
-                order.append((nk, seq))
-                seq += 1
+                h[nk] = (k, v, len(order))
+                order.append((k, v))
             else:
                 h[nk] = (old[0], v, old[2])
+                order[old[2]] = (old[0], v)
         out = SpellMap.__new__(SpellMap)
         out._d = None
         out._h = immutables.Map(h)
         out._ord = pvector(order)
         out._n = len(h)
-        out._next = seq
+        out._next = len(order)
         out.span = None
         out.child_spans = None
         return out
@@ -165,11 +174,10 @@ class SpellMap:
         return self._iter_large()
 
     def _iter_large(self) -> Iterator[tuple[Any, Any]]:
-        h = self._h
-        for nk, seq in self._ord:
-            e = h.get(nk)
-            if e is not None and e[2] == seq:
-                yield (e[0], e[1])
+        dead = _DEAD
+        for e in self._ord:
+            if e is not dead:
+                yield e
 
     def keys(self) -> Iterator[Any]:
         return (k for k, _ in self.items())
@@ -214,12 +222,12 @@ class SpellMap:
         out.child_spans = None
         if e is None:
             out._h = h.set(nk, (k, v, self._next))
-            out._ord = self._ord.append((nk, self._next))
+            out._ord = self._ord.append((k, v))
             out._n = self._n + 1
             out._next = self._next + 1
         else:
             out._h = h.set(nk, (e[0], v, e[2]))
-            out._ord = self._ord
+            out._ord = self._ord.set(e[2], (e[0], v))
             out._n = self._n
             out._next = self._next
         return out
@@ -233,10 +241,11 @@ class SpellMap:
             nd = d.copy()
             del nd[nk]
             return self._new(nd)
-        if nk not in self._h:
+        e = self._h.get(nk)
+        if e is None:
             return self
         n = self._n - 1
-        if n <= SMALL // 2:
+        if n <= SMALL // 2 or self._next > 2 * n + 32:  # small again, or mostly tombstones: rebuild
             return SpellMap.from_pairs(p for p in self._iter_large() if normkey(p[0]) != nk)
         out = SpellMap.__new__(SpellMap)
         out._d = None
@@ -245,10 +254,7 @@ class SpellMap:
         out._h = self._h.delete(nk)
         out._n = n
         out._next = self._next
-        out._ord = self._ord
-        if len(self._ord) > 2 * n + 32:
-            live = [(p, s) for p, s in self._ord if (e := out._h.get(p)) is not None and e[2] == s]
-            out._ord = pvector(live)
+        out._ord = self._ord.set(e[2], _DEAD)
         return out
 
     def __eq__(self, other: object) -> bool:
