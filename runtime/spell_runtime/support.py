@@ -22,8 +22,8 @@ from types import CodeType, TracebackType
 from typing import Any, Optional
 
 from .context import CTX_KEY, Context, snapshot
-from .core.registry import EnvFn, info_of
-from .data.atoms import K_SPELL_EXCEPTION, Keyword, Symbol
+from .core.registry import info_of
+from .data.atoms import Keyword, Symbol
 from .data.fn import RecurMarker, SpellFn, as_spell_fn, is_macro, is_spell_fn
 from .data.hashmap import SpellMap
 from .data.lookup import get
@@ -169,16 +169,6 @@ def call_host(D: dict[Any, Any], f: Any, args: tuple[Any, ...]) -> Any:
         if info is not None and (len(args) < info.min_args or (info.max_args is not None and len(args) > info.max_args)):
             raise HostError("Wrong number of args (%d) passed to: %s" % (len(args), info.host_name)) from None
         raise e
-
-
-def call_builtin_env(D: dict[Any, Any], f: EnvFn, *args: Any) -> Any:
-    """Call an env-taking builtin directly."""
-    return f.fn(D, *args)
-
-
-def mkfn(params: Any, body: Any, code: Callable[..., Any]) -> SpellFn:
-    """The value of a compiled ``(fn params body...)`` form."""
-    return SpellFn(params, body, code)
 
 
 def macro_call(D: dict[Any, Any], m: SpellMap, form: PList, name: str) -> tuple[Any, Optional[list[Any]]]:
@@ -443,10 +433,6 @@ def _simple_class(x: Any) -> str:
     from .invoke import host_class_name
 
     return host_class_name(x).rsplit(".", 1)[-1]
-
-
-def is_exception_map(x: Any) -> bool:
-    return isinstance(x, SpellMap) and x.get(K_SPELL_EXCEPTION) is True
 
 
 def set_recursion_limit(n: int = 60000) -> None:
