@@ -132,24 +132,23 @@ def host_object_text(x: Any) -> str:
     return "#object[" + host_name_of(x) + "]"
 
 
-def _float_pr(x: float) -> str:
-    if x != x:
-        return "##NaN"
-    if x == math.inf:
-        return "##Inf"
-    if x == -math.inf:
-        return "##-Inf"
-    return double_text(x)
+def _readable_float(finite_text: Callable[[float], str]) -> Callable[[float], str]:
+    """The readable printer of a float kind: ``##NaN``/``##Inf``/``##-Inf``, else the JVM's text."""
+
+    def pr(x: float) -> str:
+        if x != x:
+            return "##NaN"
+        if x == math.inf:
+            return "##Inf"
+        if x == -math.inf:
+            return "##-Inf"
+        return finite_text(x)
+
+    return pr
 
 
-def _float32_pr(x: float) -> str:
-    if x != x:
-        return "##NaN"
-    if x == math.inf:
-        return "##Inf"
-    if x == -math.inf:
-        return "##-Inf"
-    return float32_text(x)
+_float_pr = _readable_float(double_text)
+_float32_pr = _readable_float(float32_text)
 
 
 def _ratio_text(r: Fraction) -> str:
