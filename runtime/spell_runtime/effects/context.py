@@ -45,7 +45,9 @@ from ..core.registry import INFO, member, namespace
 from ..data.hashmap import SpellMap
 from ..errors import HostError
 from . import docs
+from .envelope import fail
 from .globals import GlobalsStore
+from .paths import PathRefused
 
 if TYPE_CHECKING:
     from .web import SearchBackend
@@ -170,13 +172,21 @@ class EffectContext:
             ctx.note_effect()
             return ctx
 
+        # A path the workspace refuses is an operational failure of the effect: the one place it
+        # becomes a failure envelope is here, so members just call ``paths.resolve``.
         if env:
             def call_env(D: Any, *args: Any) -> Any:
-                return fn(live(), D, *args)
+                try:
+                    return fn(live(), D, *args)
+                except PathRefused as e:
+                    return fail(e.message)
             wrapper: Callable[..., Any] = call_env
         else:
             def call(*args: Any) -> Any:
-                return fn(live(), *args)
+                try:
+                    return fn(live(), *args)
+                except PathRefused as e:
+                    return fail(e.message)
             wrapper = call
         params = list(inspect.signature(fn).parameters.values())[1:]
         wrapper.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]

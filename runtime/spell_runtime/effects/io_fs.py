@@ -67,10 +67,7 @@ def cwd(ctx: EffectContext) -> str:
 def ls(ctx: EffectContext, path: Any) -> SpellMap:
     """``(io/ls path)``: ``[{:name n :size bytes} ...]`` sorted by name; directories end in ``/``."""
     path = require_path("io/ls", path)
-    try:
-        real = resolve(ctx, path)
-    except PathRefused as e:
-        return fail(e.message)
+    real = resolve(ctx, path)
     try:
         if not os.path.isdir(real):
             return fail(f"Not a directory: {path}")
@@ -97,10 +94,7 @@ def ls(ctx: EffectContext, path: Any) -> SpellMap:
 def mkdir(ctx: EffectContext, path: Any) -> SpellMap:
     """``(io/mkdir path)``: one directory, whose parent must exist."""
     path = require_path("io/mkdir", path)
-    try:
-        real = resolve(ctx, path)
-    except PathRefused as e:
-        return fail(e.message)
+    real = resolve(ctx, path)
     try:
         os.mkdir(real)
     except FileExistsError:
@@ -115,10 +109,7 @@ def mkdir(ctx: EffectContext, path: Any) -> SpellMap:
 def mkdirs(ctx: EffectContext, path: Any) -> SpellMap:
     """``(io/mkdirs path)``: the directory and its missing parents; an existing path is success."""
     path = require_path("io/mkdirs", path)
-    try:
-        real = resolve(ctx, path)
-    except PathRefused as e:
-        return fail(e.message)
+    real = resolve(ctx, path)
     try:
         if not os.path.exists(real):
             os.makedirs(real, exist_ok=True)
@@ -133,10 +124,7 @@ def mkdirs(ctx: EffectContext, path: Any) -> SpellMap:
 def delete(ctx: EffectContext, path: Any) -> SpellMap:
     """``(io/delete path)``: a file, a link (not its target) or an empty directory."""
     path = require_path("io/delete", path)
-    try:
-        real = resolve(ctx, path, follow=False)
-    except PathRefused as e:
-        return fail(e.message)
+    real = resolve(ctx, path, follow=False)
     try:
         if not os.path.lexists(real):
             return fail(f"File not found: {path}")
@@ -156,11 +144,8 @@ def copy(ctx: EffectContext, src: Any, dest: Any) -> SpellMap:
     """``(io/copy src dest)``: copy a file's bytes and permission bits, replacing ``dest`` atomically."""
     src = require_path("io/copy", src, "source")
     dest = require_path("io/copy", dest, "destination")
-    try:
-        real_src = resolve(ctx, src)
-        real_dest = resolve(ctx, dest)
-    except PathRefused as e:
-        return fail(e.message)
+    real_src = resolve(ctx, src)
+    real_dest = resolve(ctx, dest)
     shown = {real_src: src, real_dest: dest}
     try:
         if not os.path.exists(real_src):
@@ -178,11 +163,8 @@ def move(ctx: EffectContext, src: Any, dest: Any) -> SpellMap:
     """``(io/move src dest)``: rename (or copy and remove across file systems), replacing ``dest``."""
     src = require_path("io/move", src, "source")
     dest = require_path("io/move", dest, "destination")
-    try:
-        real_src = resolve(ctx, src, follow=False)
-        real_dest = resolve(ctx, dest, follow=False)
-    except PathRefused as e:
-        return fail(e.message)
+    real_src = resolve(ctx, src, follow=False)
+    real_dest = resolve(ctx, dest, follow=False)
     shown = {real_src: src, real_dest: dest}
     try:
         if not os.path.lexists(real_src):
@@ -205,10 +187,7 @@ def move(ctx: EffectContext, src: Any, dest: Any) -> SpellMap:
 def stat(ctx: EffectContext, path: Any) -> SpellMap:
     """``(io/stat path)``: ``{:size :modified :readable :writable :executable :directory}``."""
     path = require_path("io/stat", path)
-    try:
-        real = resolve(ctx, path)
-    except PathRefused as e:
-        return fail(e.message)
+    real = resolve(ctx, path)
     try:
         if not os.path.exists(real):
             return fail(f"File not found: {path}")

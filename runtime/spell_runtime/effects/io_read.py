@@ -14,7 +14,7 @@ from ..data.hashmap import SpellMap
 from ..data.vector import LineVector, vec
 from .args import NO_ARG, given, require_path
 from .envelope import fail, ok
-from .paths import PathRefused, os_message, resolve
+from .paths import os_message, resolve
 from .selection import parse_selection, select_lines
 
 if TYPE_CHECKING:
@@ -34,10 +34,7 @@ def _read_failure(e: BaseException, path: str, real: str) -> SpellMap:
 def slurp(ctx: EffectContext, path: Any) -> SpellMap:
     """``(io/slurp path)``: the entire text."""
     path = require_path("io/slurp", path)
-    try:
-        real = resolve(ctx, path)
-    except PathRefused as e:
-        return fail(e.message)
+    real = resolve(ctx, path)
     try:
         with _open_text(real) as f:
             return ok(f.read())
@@ -48,10 +45,7 @@ def slurp(ctx: EffectContext, path: Any) -> SpellMap:
 def slurp_bytes(ctx: EffectContext, path: Any) -> SpellMap:
     """``(io/slurp-bytes path)``: the entire content as a byte string."""
     path = require_path("io/slurp-bytes", path)
-    try:
-        real = resolve(ctx, path)
-    except PathRefused as e:
-        return fail(e.message)
+    real = resolve(ctx, path)
     try:
         with open(real, "rb") as f:
             return ok(f.read())
@@ -63,10 +57,7 @@ def read_file(ctx: EffectContext, path: Any, a: Any = NO_ARG, b: Any = NO_ARG, c
     """``(io/read-file path [start end] [opts])``: selected lines with their original terminators."""
     path = require_path("io/read-file", path)
     sel = parse_selection(given(a, b, c))
-    try:
-        real = resolve(ctx, path)
-    except PathRefused as e:
-        return fail(e.message)
+    real = resolve(ctx, path)
     try:
         with _open_text(real) as f:
             if sel.everything:
@@ -80,10 +71,7 @@ def read_lines(ctx: EffectContext, path: Any, a: Any = NO_ARG, b: Any = NO_ARG, 
     """``(io/read-lines path [start end] [opts])``: a fresh numbered vector of selected line texts."""
     path = require_path("io/read-lines", path)
     sel = parse_selection(given(a, b, c))
-    try:
-        real = resolve(ctx, path)
-    except PathRefused as e:
-        return fail(e.message)
+    real = resolve(ctx, path)
     try:
         with _open_text(real) as f:
             rows = vec(body for body, _term in select_lines(f, sel))

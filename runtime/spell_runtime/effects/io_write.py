@@ -19,7 +19,7 @@ from ..data.vector import vec
 from .args import NO_ARG, is_integer, items_of, reject, require_map, require_path
 from .atomic import decode_for_edit, encode_text, write_atomic
 from .envelope import fail, ok
-from .paths import PathRefused, os_message, resolve
+from .paths import os_message, resolve
 from .render import pr, string_literal, text
 
 if TYPE_CHECKING:
@@ -32,10 +32,7 @@ K_ALL = Keyword("all")
 def _write(ctx: EffectContext, fn_name: str, path: Any, content: Any, append: bool) -> SpellMap:
     path = require_path(fn_name, path)
     data = encode_text(text(content))
-    try:
-        real = resolve(ctx, path)
-    except PathRefused as e:
-        return fail(e.message)
+    real = resolve(ctx, path)
     try:
         parent = os.path.dirname(real)
         if parent and not os.path.exists(parent):
@@ -85,10 +82,7 @@ def str_replace(ctx: EffectContext, path: Any, old: Any, new: Any, opts: Any = N
     if old == "":
         return fail("old-str cannot be empty")
     replace_all = is_truthy(options.get(K_ALL))
-    try:
-        real = resolve(ctx, path)
-    except PathRefused as e:
-        return fail(e.message)
+    real = resolve(ctx, path)
     try:
         content = _read_for_edit(real)
         count = content.count(old)
@@ -174,10 +168,7 @@ def replace_lines(ctx: EffectContext, path: Any, a: Any, b: Any = NO_ARG, c: Any
     """``(io/replace-lines path start end content)`` / ``(io/replace-lines path [[start end content] ...])``."""
     path = require_path("io/replace-lines", path)
     edits = _parse_edits(a, b, c)
-    try:
-        real = resolve(ctx, path)
-    except PathRefused as e:
-        return fail(e.message)
+    real = resolve(ctx, path)
     try:
         err, result = apply_edits(_read_for_edit(real), edits)
         if err is not None:
