@@ -141,24 +141,6 @@ def _fn_parts(x: Any) -> Optional[tuple[Any, Any]]:
     return None
 
 
-def _line_vector_pairs(lv: LineVector) -> list[tuple[Optional[int], list[Any]]]:
-    """(start, rows) per position segment; rows not covered by a segment get a nil start."""
-    rows = list(lv.items)
-    pairs: list[tuple[Optional[int], list[Any]]] = []
-    offset = 0
-    for start, count in lv.segments:
-        if count <= 0:
-            continue
-        pairs.append((start, rows[offset : offset + count]))
-        offset += count
-    if offset < len(rows):
-        pairs.append((None, rows[offset:]))
-    if not pairs:
-        first = lv.segments[0][0] if lv.segments else None
-        pairs.append((first, []))
-    return pairs
-
-
 def _needs_child_forms(node: Any, flags: dict[int, bool]) -> bool:
     if flags[id(node)] and type(node) is not PVector:
         return False  # quoted whole
@@ -176,7 +158,7 @@ def _build(node: Any, flags: dict[int, bool], forms: dict[int, Any]) -> Any:
         return plist([S_FN, params, *body])
     if t is LineVector:
         items: list[Any] = [S_FIRST_LINE]
-        for start, rows in _line_vector_pairs(node):
+        for start, rows in node.row_groups():
             items.append(start)
             items.append(vec(form_of(r) for r in rows))
         return plist(items)

@@ -66,6 +66,23 @@ class LineVector:
 
         return spell_hash(self)
 
+    def row_groups(self) -> list[tuple[Optional[int], list[Any]]]:
+        """(start line, rows) per position segment, as a ``(first-line ...)`` form lays them out;
+        rows no segment covers get a nil start, and an empty vector keeps its first start."""
+        rows = list(self.items)
+        groups: list[tuple[Optional[int], list[Any]]] = []
+        offset = 0
+        for start, count in self.segments:
+            if count <= 0:
+                continue
+            groups.append((start, rows[offset:offset + count]))
+            offset += count
+        if offset < len(rows):
+            groups.append((None, rows[offset:]))
+        if not groups:
+            groups.append((self.segments[0][0] if self.segments else None, []))
+        return groups
+
     def line_of(self, index: int) -> Optional[int]:
         """The source line of row ``index``, or None for a synthetic row."""
         offset = 0

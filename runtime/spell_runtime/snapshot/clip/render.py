@@ -599,24 +599,6 @@ def _data_deep(sink: Sink, root: Any) -> None:
 
 # -- R on value forms -----------------------------------------------------------------------
 
-def line_pairs(lv: LineVector) -> list[tuple[Optional[int], list[Any]]]:
-    """(start, rows) per position segment, as ``value_form`` lays out a numbered vector."""
-    rows = list(lv.items)
-    pairs: list[tuple[Optional[int], list[Any]]] = []
-    offset = 0
-    for start, count in lv.segments:
-        if count <= 0:
-            continue
-        pairs.append((start, rows[offset: offset + count]))
-        offset += count
-    if offset < len(rows):
-        pairs.append((None, rows[offset:]))
-    if not pairs:
-        first = lv.segments[0][0] if lv.segments else None
-        pairs.append((first, []))
-    return pairs
-
-
 def _vf_seq(ctx: Ctx, sink: Sink, items: Any) -> None:
     first = True
     for e in items:
@@ -732,7 +714,7 @@ def _constructor(sink: Sink, head: str, ns: Optional[str], name: str) -> None:
 
 def _vf_lines(ctx: Ctx, sink: Sink, lv: LineVector) -> None:
     sink.ascii("(first-line")
-    for start, rows in line_pairs(lv):
+    for start, rows in lv.row_groups():
         sink.ascii(" ")
         sink.text("nil" if start is None else pr_str(start))
         sink.ascii(" [")
