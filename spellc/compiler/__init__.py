@@ -251,43 +251,29 @@ def eval_in(D: dict[Any, Any], form: Any) -> Any:
 
 def compile_spell_fn(fn: Any) -> Callable[..., Any]:
     """Compile the body of a function value that was built as data; caches on ``fn.code``."""
-    from spell_runtime.printer import pr_str
-
-    base_namespace()
-    params = fn.params
     body = fn.body if fn.body is not None else ()
-    form = plist([Symbol("fn"), params, *list(body)])
-    key = (pr_str(form), bound.EPOCH[0])
-    code = _fn_cache.get(key)
-    if code is None:
-        node, _ = analyze_form(form)
-        assert type(node) is Fn
-        if node.body is None:
-            raise HostError("count not supported on this type: %s" % type(params).__name__)
-        emitter = Emitter()
-        mod = emitter.emit_fn_module(node, "_fnbody")
-        ns = _exec_module(mod, emitter, "<spell fn>")
-        code = ns["_fnbody"]
-        _fn_cache[key] = code
+    code = compile_fn_form(plist([Symbol("fn"), fn.params, *list(body)]))
     if type(fn) is SpellFn:
         fn.code = code
     return code
 
 
 def compile_fn_form(form: Any) -> Callable[..., Any]:
-    """The compiled body of a ``(fn params body...)`` form under the current bindings."""
+    """The compiled body of a ``(fn params body...)`` form under the current bindings (cached by text)."""
     from spell_runtime.printer import pr_str
 
     base_namespace()
-    key = (pr_str(form), bound.EPOCH[0])
-    code = _fn_cache.get(key)
+    text = pr_str(form)
+    code = _fn_cache.get((text, bound.EPOCH[0]))
     if code is None:
         node, _ = analyze_form(form)
         assert type(node) is Fn
+        if node.body is None:
+            raise HostError("count not supported on this type: %s" % type(form[1]).__name__)
         emitter = Emitter()
         mod = emitter.emit_fn_module(node, "_fnbody")
         code = _exec_module(mod, emitter, "<spell fn>")["_fnbody"]
-        _fn_cache[(pr_str(form), bound.EPOCH[0])] = code
+        _fn_cache[(text, bound.EPOCH[0])] = code  # analysis may have moved the epoch
     return code
 
 
