@@ -18,19 +18,12 @@ import click
 
 from . import __version__
 from .reader import ReaderError, read_all_with_spans
-
-_STDIN_NAME = "<stdin>"
+from .source_input import read_source_bytes
 
 
 def _read_source(path: str) -> tuple[str, str]:
     """(display name, text) of ``path``, ``-`` meaning stdin; newlines are kept exactly as written."""
-    if path == "-":
-        data = click.get_binary_stream("stdin").read()
-        name = _STDIN_NAME
-    else:
-        with open(path, "rb") as f:
-            data = f.read()
-        name = path
+    name, data = read_source_bytes(path)
     try:
         return name, data.decode("utf-8")
     except UnicodeDecodeError as e:

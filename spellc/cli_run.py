@@ -167,17 +167,12 @@ def _run_plain(path: str) -> None:
 def _checked_source(path: str) -> str:
     """The program text, refused up front (exit 1) when it cannot even be read as Spell."""
     from .reader import ReaderError, read_all_with_spans
+    from .source_input import read_source_bytes
 
-    if path == "-":
-        data = click.get_binary_stream("stdin").read()
-        name = "<stdin>"
-    else:
-        try:
-            with open(path, "rb") as fh:
-                data = fh.read()
-        except OSError as e:
-            _usage("cannot read %s: %s" % (path, e.strerror))
-        name = path
+    try:
+        name, data = read_source_bytes(path)
+    except OSError as e:
+        _usage("cannot read %s: %s" % (path, e.strerror))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:

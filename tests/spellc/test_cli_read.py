@@ -82,4 +82,4 @@ def test_cli_module_imports_only_click_and_the_reader_at_module_level() -> None:
             imported.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             imported.add("." * node.level + (node.module or ""))
-    assert imported <= {"__future__", "sys", "typing", "click", ".", ".reader"}, imported
+    assert imported <= {"__future__", "sys", "typing", "click", ".", ".reader", ".source_input"}, imported
