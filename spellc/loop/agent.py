@@ -62,6 +62,14 @@ class RunState:
     on_turn: Optional[Callable[[TurnEvent], None]] = None
     log_writer: Any = None
     turns: int = 0
+    coordinator: Any = None
+    """The run's ``spell_runtime.agents.Coordinator`` (runtime.md §11.1); None outside ``run``."""
+    coordination: Any = None
+    """The run's ``spellc.loop.agents.lifecycle.Coordination`` (lifecycle threads, spawn, resume)."""
+    blocking_namespace: Any = None
+    """``blocking/``, bound inside computation futures only (runtime.md §11.6)."""
+    on_error: Optional[Callable[[Any], Any]] = None
+    """The ``:on-error`` run option (runtime.md §9.4)."""
 
     def log(self, text: str) -> None:
         """Verbose log of prompts and responses (``:log-writer``); the writer is the caller's, never closed."""
@@ -86,6 +94,8 @@ class Agent:
     counter: Any = None
     model_calls: int = 0
     thread_id: int = field(default_factory=threading.get_ident)
+    generation: int = 1
+    """Which lifecycle of ``handle`` this is (runtime.md §11.2)."""
     extra_builtins: dict[Symbol, Any] = field(default_factory=dict)
 
     @property
@@ -104,7 +114,9 @@ def completion_env(agent: Agent, depth: int, frame: Any, node: Optional[int], re
     options = {AGENT_KEY: agent, DEPTH_KEY: depth, FRAME_KEY: frame, NODE_KEY: node, RECEIVE_KEY: receive,
                CONTEXT_LIMIT_KEY: agent.run.context_max_chars}
     D = new_env(env, options, effects=agent.run.effects, namespaces=(), extra_builtins=agent.extra_builtins)
-    context_of(D).gated.update(agent.gate_hints())
+    ctx = context_of(D)
+    ctx.gated.update(agent.gate_hints())
+    ctx.future_ns = agent.run.blocking_namespace
     return D
 
 

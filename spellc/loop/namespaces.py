@@ -22,6 +22,8 @@ DOC_KEYS: Final = frozenset({Keyword("short-docs"), Keyword("docs"), Keyword("de
 K_SHORT: Final = Keyword("short-docs")
 K_DETAIL: Final = Keyword("detail")
 UNKNOWN_REF: Final = "Unknown namespace reference: %s"
+LOOP_NAMESPACES: Final = frozenset({"agents"})
+"""Standard namespaces built by the turn loop rather than the runtime's effects (they need an agent)."""
 
 
 def effect_hint(name: str) -> str:
@@ -57,10 +59,25 @@ def resolve_reference(ref: Any, eff: EffectContext) -> SpellMap:
             merged = merged.assoc(K_SHORT, "\n".join(dict.fromkeys(shorts)))
         return merged
     path = _path_of(ref)
+    if len(path) >= 2 and path[0] == "stdlib" and path[1] in LOOP_NAMESPACES:
+        return _select_items(ref, loop_namespace(path[1]), path[2:])
     if len(path) < 2 or path[0] != "stdlib" or path[1] not in EFFECT_NAMESPACES:
         raise ProfileError(UNKNOWN_REF % pr_str(ref), {"namespace": ref})
-    ns = eff.namespace(path[1])
-    for item in path[2:]:
+    return _select_items(ref, eff.namespace(path[1]), path[2:])
+
+
+def loop_namespace(name: str) -> SpellMap:
+    """A standard namespace the turn loop provides (``stdlib/agents``, runtime.md §11.4)."""
+    from .agents.namespace import AGENTS_NAMESPACE
+
+    if name == "agents":
+        return AGENTS_NAMESPACE
+    raise KeyError(name)
+
+
+def _select_items(ref: Any, ns: SpellMap, items: list[str]) -> SpellMap:
+    """``ns`` narrowed to the nested item a reference such as ``stdlib/io/sh`` names."""
+    for item in items:
         value = ns.get(Keyword(item))
         if value is None:
             raise ProfileError(UNKNOWN_REF % pr_str(ref), {"namespace": ref})

@@ -22,6 +22,7 @@ from ..providers.base import ModelRequest, ProviderError
 from ..reader import ReaderError, balance_parens, read_all, read_first
 from . import seams
 from .agent import Agent, TurnEvent, completion_env
+from .agents.receipt import receive_at_evaluation
 from .cleaning import clean_response
 from .usage import check_budget
 
@@ -97,6 +98,22 @@ def evaluate_completion(agent: Agent, raw_text: str, depth: int, receive: bool, 
         program = _read_program(text, root)
     except ReaderError as e:
         return _reader_failure(agent, e, text, depth, receive, node, frame)
+    source_text: Optional[str] = text
+    # -- multi-agent receipt point (runtime.md §5.9, §11.5); the step itself is spellc/loop/agents/receipt.py
+    if receive:
+        received = receive_at_evaluation(agent, program, depth, node, root)
+        if received is not program:
+            program, source_text = received, None  # the text no longer spells the program: compile from forms
+    # -- end of the receipt hook
+    return evaluate_form(agent, program, source_text, depth, receive, node, frame)
+
+
+def evaluate_form(agent: Agent, program: Any, text: Optional[str], depth: int, receive: bool, node: Optional[int],
+                  frame: Any = None) -> Any:
+    """Evaluate an already read program with recovery (§6.2); a wait's resumed checkpoint enters here too."""
+    counter = agent.counter
+    if frame is None:
+        frame = seams.new_frame(counter)
     if agent.run.trace is not None and node is not None:
         agent.run.trace.update(node, program=program)
     effects_before = _effect_count(agent)

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Optional
 
+from spell_runtime.agents import CoordinatorOptionsError, validate_coordinator_options
 from spell_runtime.data import Keyword, SpellMap, Symbol, spell_map
 from spell_runtime.effects import EffectContext
 from spell_runtime.errors import ControlError, SpellError
@@ -28,6 +29,8 @@ from ..providers.registry import ProfileError, is_provider, profile_get, provide
 from . import options as opts_mod
 from . import seams
 from .agent import Agent, RunState, TurnEvent
+from .agents.computations import BLOCKING_NAMESPACE, computation_builtins
+from .agents.lifecycle import Coordination
 from .namespaces import resolve_namespaces
 from .options import RunOptionsError, plain_data, present
 from .pipeline import K_RESULT, evaluate_completion, provider_origin
@@ -114,6 +117,9 @@ def _evaluate_root(prepared: PreparedRun, outcome: dict[str, Any]) -> None:
 
 
 def _cleanup(prepared: PreparedRun) -> None:
+    coordinator = prepared.state.coordinator
+    if coordinator is not None:
+        coordinator.close()  # agents still running are not joined; their next coordinator call fails (§11.1)
     try:
         trace = prepared.state.trace
         if trace is not None and prepared.trace_dir is not None:
@@ -135,11 +141,14 @@ def prepare(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
         limit = seams.validate_max_consecutive_errors(
             options["max-consecutive-errors"] if "max-consecutive-errors" in options
             else profile.get("max-consecutive-errors", 3) if profile.has("max-consecutive-errors") else 3)
+        max_edges = validate_coordinator_options(options.get("coordinator"))
         budget = effective_budget(options.get("budget"), "budget" in options, profile.get("default-budget"))
     except (ProfileError, ProviderError) as e:  # a provider class refusing its profile (no key, no SDK)
         raise RunOptionsError(e.message, _spell_data(e.data)) from None
     except ControlError as e:
         raise RunOptionsError(e.message, e.data if isinstance(e.data, SpellMap) else None) from None
+    except CoordinatorOptionsError as e:
+        raise RunOptionsError(e.message, e.data) from None
     except ValueError as e:
         raise RunOptionsError(str(e)) from None
     effects = EffectContext()
@@ -170,6 +179,9 @@ def prepare(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
                   counter=seams.new_counter(limit))
     agent.extra_builtins = {Symbol(name): ns for name, ns in namespaces.items()}
     agent.extra_builtins.update(effect_builtins())
+    agent.extra_builtins.update(computation_builtins())
+    state.blocking_namespace = BLOCKING_NAMESPACE
+    Coordination(agent, max_edges)  # the run's coordinator, closed when the root returns (§11.1)
     return PreparedRun(agent, state, _root_text(options), trace_dir, options.get("log-writer"))
 
 
