@@ -82,6 +82,9 @@ def _progress_printer() -> Callable[[Any], None]:
         status = ("error: " + event.error) if event.error else "%d chars back" % event.response_chars
         line = "turn %d  depth %d  prefix %d chars  %s  %.2fs" % (event.turn, event.depth, event.prefix_chars,
                                                                  status, event.seconds)
+        handle = getattr(event, "handle", None)
+        if handle is not None and handle.name != "main":
+            line = "%s  %s" % (line, handle)  # a spawned agent's turn (runtime.md §11)
         if console is not None:
             console.print(line, style="red" if event.error else "dim", highlight=False)
         else:

@@ -47,6 +47,8 @@ class TurnEvent:
     response_chars: int
     seconds: float
     error: Optional[str] = None
+    handle: Keyword = MAIN_HANDLE
+    """Which agent made the call (runtime.md §11: agents' turns interleave)."""
 
 
 @dataclass
@@ -62,6 +64,8 @@ class RunState:
     on_turn: Optional[Callable[[TurnEvent], None]] = None
     log_writer: Any = None
     turns: int = 0
+    turn_lock: threading.Lock = field(default_factory=threading.Lock)
+    """Agents call models concurrently: ``turns`` is counted under this lock."""
     coordinator: Any = None
     """The run's ``spell_runtime.agents.Coordinator`` (runtime.md §11.1); None outside ``run``."""
     coordination: Any = None

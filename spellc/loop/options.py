@@ -20,6 +20,8 @@ PUBLIC_KEYS: Final = frozenset({
     "prompt", "init", "model-profile", "agent-profile", "model", "reasoning-effort", "max-consecutive-errors",
     "budget", "depth", "context-max-chars", "trace-dir", "usage-tracker", "log-writer", "user-reader",
     "coordinator", "dogfood",
+    # §9.4 (project extension): a host callback called once per failure reaching the recovery decision.
+    "on-error",
     # spellc extension: the agent profile's :recover as a per-run override (the scenario suite's
     # `recover` override).
     "recover",

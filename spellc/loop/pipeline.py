@@ -24,6 +24,7 @@ from . import seams
 from .agent import Agent, TurnEvent, completion_env
 from .agents.receipt import receive_at_evaluation
 from .cleaning import clean_response
+from .on_error import report_failure
 from .usage import check_budget
 
 DEPTH_EXCEEDED: Final = "LLM recursion limit exceeded"
@@ -39,6 +40,7 @@ K_PARSE_ERROR: Final = Keyword("parse-error")
 K_COMPLETION_ERROR: Final = Keyword("completion-error", "spell")
 K_REASON: Final = Keyword("reason", "spell")
 K_PROVIDER: Final = Keyword("provider")
+K_IN: Final = Keyword("in")
 S_DO: Final = Symbol("do")
 
 
@@ -57,7 +59,7 @@ def call_model(agent: Agent, prefix: str, depth: int, receive: bool, parent: Opt
     request = ModelRequest(prefix=prefix, system=agent.system_prompt, prefill=prefill, model=agent.model,
                            reasoning_effort=agent.reasoning_effort)
     trace = agent.run.trace
-    node = trace.begin(parent, depth, "default", prefix) if trace is not None else None
+    node = trace.begin(parent, depth, "default", prefix, handle=agent.handle) if trace is not None else None
     agent.model_calls += 1
     started = time.perf_counter()
     agent.run.log("=== LLM call (depth %d) ===\nPrompt: %s\n" % (depth, prefix))
@@ -153,7 +155,12 @@ def _reader_failure(agent: Agent, e: ReaderError, text: str, depth: int, receive
     fault = seams.classify(e, agent.namespaces)
     failure.extra.update(seams.stamp(None, fault).items())
     failure.extra[K_PARSE_ERROR] = message
-    seams.record_failure(agent.counter, frame, "reader", message, agent.handle, fault)
+    try:
+        seams.record_failure(agent.counter, frame, "reader", message, agent.handle, fault)
+    except ControlError:
+        report_failure(agent, fault, failure.message, "reader", None, False)
+        raise
+    report_failure(agent, fault, failure.message, "reader", None, agent.recovery_enabled)
     if not agent.recovery_enabled:
         raise failure
     program = seams.reader_recovery_program(text, message, receive, fault)
@@ -171,9 +178,16 @@ def _eval_failure(agent: Agent, e: SpellError, program: Any, depth: int, receive
         raise e
     fault = seams.classify(e, agent.namespaces)
     e.extra.update(seams.stamp(None, fault).items())
+    failing_form = result.get(K_IN)
     if not seams.should_recover(fault, agent.recover_unknown, agent.counter):
+        report_failure(agent, fault, e.message, "eval", failing_form, False)
         raise e
-    seams.record_failure(agent.counter, frame, "eval", e.message, agent.handle, fault)
+    try:
+        seams.record_failure(agent.counter, frame, "eval", e.message, agent.handle, fault)
+    except ControlError:
+        report_failure(agent, fault, e.message, "eval", failing_form, False)
+        raise
+    report_failure(agent, fault, e.message, "eval", failing_form, agent.recovery_enabled)
     if not agent.recovery_enabled:
         raise e
     fixed = _fixup(agent, program, result, effects_ran)
@@ -249,8 +263,11 @@ def _kw(fault: Any, attr: str) -> Optional[Keyword]:
 
 
 def _report_turn(agent: Agent, depth: int, prefix: str, response: str, started: float, error: Optional[str]) -> None:
-    agent.run.turns += 1
+    with agent.run.turn_lock:
+        agent.run.turns += 1
+        turn = agent.run.turns
     hook = agent.run.on_turn
     if hook is not None:
-        hook(TurnEvent(agent.run.turns, depth, len(prefix), len(response), time.perf_counter() - started, error))
+        hook(TurnEvent(turn, depth, len(prefix), len(response), time.perf_counter() - started, error,
+                       handle=agent.handle))
 

@@ -47,6 +47,7 @@ K_FAULT: Final = Keyword("fault", "spell")
 K_REASON: Final = Keyword("reason", "spell")
 K_COMPLETION_ERROR: Final = Keyword("completion-error", "spell")
 K_ROLES: Final = Keyword("roles")
+ON_ERROR_NOT_CALLABLE: Final = "Invalid :on-error, expected a function"
 RUN_STACK_BYTES: Final = 512 * 1024 * 1024
 """Stack of the thread a run evaluates on: every model turn nests a completion inside its caller."""
 
@@ -151,6 +152,10 @@ def prepare(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
         raise RunOptionsError(e.message, e.data) from None
     except ValueError as e:
         raise RunOptionsError(str(e)) from None
+    on_error = options.get("on-error")
+    if on_error is not None and not callable(on_error):
+        raise RunOptionsError(ON_ERROR_NOT_CALLABLE, spell_map(Keyword("type"), Keyword("invalid-run-options"),
+                                                               Keyword("on-error"), on_error))
     effects = EffectContext()
     effects.globals.set(K_ROLES, spell_map(Keyword("main"), SpellMap()))
     trace_dir = _path(options.get("trace-dir"))
@@ -161,7 +166,7 @@ def prepare(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
     state = RunState(effects=effects, context_max_chars=opts_mod.validate_context_limit(options.get("context-max-chars")),
                      depth_limit=options.get("depth"), budget=budget,
                      usage=tracker if isinstance(tracker, UsageTracker) else UsageTracker(), trace=trace,
-                     on_turn=on_turn, log_writer=options.get("log-writer"))
+                     on_turn=on_turn, log_writer=options.get("log-writer"), on_error=on_error)
     try:
         namespaces = resolve_namespaces(profile.namespaces, effects)
     except ProfileError as e:

@@ -107,7 +107,7 @@ def leaf_llm(D: Any, prompt: Any) -> str:
     depth = int(opts.get(DEPTH_KEY, 1))  # a leaf call evaluates nothing, so it does not deepen the chain
     text = prompt if isinstance(prompt, str) else display_str(prompt)
     trace = agent.run.trace
-    node = trace.begin(opts.get(NODE_KEY), depth, "leaf", text) if trace is not None else None
+    node = trace.begin(opts.get(NODE_KEY), depth, "leaf", text, handle=agent.handle) if trace is not None else None
     agent.model_calls += 1
     try:
         response = agent.provider.complete(ModelRequest(prefix=text, system=LEAF_SYSTEM, prefill=False,

@@ -33,6 +33,9 @@ def _clip(text: str, n: int) -> str:
     return text[:n] + "..." if len(text) > n else text
 
 
+MAIN: Final = Keyword("main")
+
+
 class TraceRecorder:
     """Collects trace nodes (thread-safe); ``write(dir)`` produces the files of §8.2."""
 
@@ -41,15 +44,20 @@ class TraceRecorder:
         self.nodes: list[dict[str, Any]] = []
         self.root: Optional[int] = None
         self.warnings: list[dict[str, Any]] = []
+        self.edges: Optional[Callable[[], Any]] = None
+        """Multi-agent runs: the coordinator's edge log (runtime.md §11.3), written as ``:edges``."""
         self._written = False
         self._at_exit: Optional[Callable[[], None]] = None
 
-    def begin(self, parent: Optional[int], depth: int, variant: str, prompt: str) -> int:
+    def begin(self, parent: Optional[int], depth: int, variant: str, prompt: str, handle: Any = None) -> int:
         """Register a node before its model call; returns its id (0, 1, 2... in start order)."""
         with self._lock:
             node_id = len(self.nodes)
-            self.nodes.append({"id": node_id, "parent": parent, "depth": depth, "variant": variant,
-                               "prompt": prompt, "start-ms": _now_ms(), "children": []})
+            node: dict[str, Any] = {"id": node_id, "parent": parent, "depth": depth, "variant": variant,
+                                    "prompt": prompt, "start-ms": _now_ms(), "children": []}
+            if handle is not None:
+                node["handle"] = handle
+            self.nodes.append(node)
             if self.root is None:
                 self.root = node_id
             if parent is not None and 0 <= parent < len(self.nodes):
@@ -101,8 +109,11 @@ class TraceRecorder:
             node["variant"] = Keyword(node["variant"])
             node["children"] = vec(_spell_map(c) for c in node["children"])
             clean.append(_spell_map(node))
-        return _spell_map({"nodes": vec(clean), "next-id": len(nodes), "root": root,
-                           "warnings": vec(_spell_map(w) for w in warnings)})
+        data = {"nodes": vec(clean), "next-id": len(nodes), "root": root,
+                "warnings": vec(_spell_map(w) for w in warnings)}
+        if self.edges is not None:
+            data["edges"] = self.edges()
+        return _spell_map(data)
 
     def tree_text(self) -> str:
         """The readable tree: one line per node, children drawn with box characters."""
@@ -137,11 +148,18 @@ class TraceRecorder:
         """Write ``NNNN.spl``/``NNNN.txt``, ``trace.edn`` and ``tree.txt`` into ``directory``."""
         os.makedirs(directory, exist_ok=True)
         with self._lock:
-            texts = [(self.file_name(n), n.get("raw-text")) for n in self.nodes]
-        for name, text in texts:
+            texts = [(self.file_name(n), n.get("raw-text"), n.get("handle")) for n in self.nodes]
+        several_agents = any(h is not None and h != MAIN for _n, _t, h in texts)
+        for name, text, handle in texts:
             if isinstance(text, str):
                 with open(os.path.join(directory, name), "w", encoding="utf-8") as fh:
                     fh.write(text)
+                if several_agents and handle is not None:
+                    # A folder per agent handle: that agent's turns in order (runtime.md §11, §8.2).
+                    folder = os.path.join(directory, "agents", _folder_name(handle))
+                    os.makedirs(folder, exist_ok=True)
+                    with open(os.path.join(folder, name), "w", encoding="utf-8") as fh:
+                        fh.write(text)
         with open(os.path.join(directory, "trace.edn"), "w", encoding="utf-8") as fh:
             fh.write(pr_str(self.as_data()) + "\n")
         with open(os.path.join(directory, "tree.txt"), "w", encoding="utf-8") as fh:
@@ -164,6 +182,13 @@ class TraceRecorder:
 
         self._at_exit = flush
         atexit.register(flush)
+
+
+def _folder_name(handle: Any) -> str:
+    """A file-system-safe folder name for an agent handle (``:kid`` → ``kid``)."""
+    text = handle.name if type(handle) is Keyword and handle.ns is None else str(handle).lstrip(":")
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in text)
+    return safe.strip(".") or "_"
 
 
 def _spell_map(d: dict[str, Any]) -> SpellMap:

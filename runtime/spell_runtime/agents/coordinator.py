@@ -51,6 +51,7 @@ FINISHED: Final = Keyword("finished")
 PENDING: Final = Keyword("pending")
 FILLED: Final = Keyword("filled")
 CANCELLED: Final = Keyword("cancelled")
+COMPLETED: Final = Keyword("completed")
 
 K_TYPE: Final = Keyword("type")
 K_HANDLE: Final = Keyword("handle")
@@ -214,6 +215,8 @@ class Coordinator:
         self._next_seq = 1
         self._after: list[Callable[[], None]] = []
         self.closed = False
+        self.edge_log: Optional[list[SpellMap]] = None
+        """When a list (traced runs), every edge's creation and end, in commit order."""
 
     # -- plumbing ------------------------------------------------------------------------------------
     def _flush(self) -> None:
@@ -271,13 +274,21 @@ class Coordinator:
             (K_IN_EDGES, vec(edge_entry(e) for e in self._incoming(handle)))])
         return SpellArgumentError(text, data)
 
+    def _log(self, event: str, edge: Edge) -> None:
+        if self.edge_log is not None:
+            self.edge_log.append(SpellMap.from_pairs([(Keyword("event"), Keyword(event)), *edge_summary(edge).items()]))
+
+    def log_snapshot(self) -> Any:
+        with self._cond:
+            return vec(self.edge_log or ())
+
     def _capacity_error(self) -> ControlError:
         """The typed refusal of §11.3: capacity counts pending edges, not slots."""
         return ControlError(CAPACITY_TEXT, SpellMap.from_pairs([
             (K_TYPE, Keyword("coordinator-capacity")), (K_MAX_EDGES, self.max_edges),
             (K_ACTIVE_EDGES, len(self._edges))]))
 
-    def _add_edge(self, source: Any, targets: Sequence[Any]) -> Edge:
+    def _add_edge(self, source: Any, targets: Sequence[Any], claimed_by: Optional[int] = None) -> Edge:
         self._open()
         self._agent(source)
         hashable = all(_hashable(t) for t in targets)
@@ -288,10 +299,12 @@ class Coordinator:
             self._agent(t)
         if len(self._edges) >= self.max_edges:
             raise self._capacity_error()
-        edge = Edge(self._next_edge_id, source, tuple(targets), self._next_seq, {t: Slot() for t in targets})
+        edge = Edge(self._next_edge_id, source, tuple(targets), self._next_seq,
+                    {t: Slot(generation=claimed_by) for t in targets})
         self._next_edge_id += 1
         self._next_seq += 1
         self._edges[edge.id] = edge
+        self._log("created", edge)
         return edge
 
     def _fill(self, edge_id: Any, target: Any, value: Any, suppress_singleton: bool = False) -> bool:
@@ -303,7 +316,8 @@ class Coordinator:
         slot.value = value
         if all(s.status is FILLED for s in edge.slots.values()):
             del self._edges[edge.id]
-            edge.status = FILLED
+            edge.status = COMPLETED
+            self._log("completed", edge)
             if edge.token is not None:
                 self._after.append(_resolver(edge.token, RequestOutcome("completed", report(edge).get(K_BODY), edge.id)))
             elif not (suppress_singleton and len(edge.targets) == 1) and edge.source in self._agents:
@@ -438,10 +452,7 @@ class Coordinator:
                 raise self._capacity_error()
             for handle, parent in children:
                 self._agents[handle] = AgentEntry(handle, parent, checkpoint=checkpoint)
-            edge = self._add_edge(source, [h for h, _ in children])
-            for slot in edge.slots.values():
-                slot.generation = 1
-            return edge.id
+            return self._add_edge(source, [h for h, _ in children], claimed_by=1).id
 
     def fill(self, edge_id: Any, target: Any, value: Any) -> bool:
         """Fill ``target``'s slot of ``edge_id`` if it is still pending (later fills are no-ops)."""
@@ -485,6 +496,7 @@ class Coordinator:
                 raise SpellArgumentError(NOT_OWNER, SpellMap.from_pairs([(K_HANDLE, source), (K_EDGE_ID, edge_id)]))
             del self._edges[edge.id]
             edge.status = CANCELLED
+            self._log("cancelled", edge)
             if edge.token is not None:
                 self._after.append(_resolver(edge.token, RequestOutcome("cancelled", None, edge.id)))
             entry = self._agent(source)
@@ -568,6 +580,7 @@ class Coordinator:
             for edge in abandoned:
                 del self._edges[edge.id]
                 edge.status = CANCELLED
+                self._log("abandoned", edge)
                 if edge.token is not None:
                     self._after.append(_resolver(edge.token, RequestOutcome("cancelled", None, edge.id)))
             for wait_token in [t for t, (h, _g) in self._external.items() if h == handle]:

@@ -119,6 +119,10 @@ class Coordination:
         self._lock = threading.Lock()
         main.run.coordinator = self.coordinator
         main.run.coordination = self
+        trace = main.run.trace
+        if trace is not None:  # traced runs keep the edges' history (runtime.md §8.2, §11.3)
+            self.coordinator.edge_log = []
+            trace.edges = self.coordinator.log_snapshot
 
     # -- starting lifecycles -------------------------------------------------------------------------
     def template_for(self, handle: Any) -> Agent:

@@ -48,6 +48,14 @@ _TYPED_REASONS: Final = {
     "recovery-exhausted": "recovery-exhausted",
     "interactive-interrupt": "interrupted",
     "coordinator-closed": "interrupted",
+    # runtime.md §11.8: capacity is a host-imposed limit; the misuse signals are the program's doing.
+    "coordinator-capacity": "coordinator-capacity",
+    "synchronous-agent-call": "agent-misuse",
+    "agent-in-computation-future": "agent-misuse",
+    "agent-blocking-call": "agent-misuse",
+    "stale-agent-lifecycle": "agent-misuse",
+    "stale-computation-lifecycle": "agent-misuse",
+    "request-cancelled": "agent-misuse",
 }
 
 _INTERNAL_TYPES: Final = (AttributeError, NameError, KeyError, AssertionError, ImportError, NotImplementedError,

@@ -42,6 +42,8 @@ REASON_VERDICTS: Final[Mapping[str, Verdict]] = {
     "budget-exceeded": "environment",
     "depth-exceeded": "environment",
     "interrupted": "environment",
+    "coordinator-capacity": "environment",
+    "agent-misuse": "document",
     "internal": "unknown",
     "unclassified": "unknown",
 }
