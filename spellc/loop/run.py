@@ -31,6 +31,7 @@ from . import seams
 from .agent import Agent, RunState, TurnEvent
 from .agents.computations import BLOCKING_NAMESPACE, computation_builtins
 from .agents.lifecycle import Coordination
+from .agents.workers import compile_workers, workers_namespace
 from .namespaces import resolve_namespaces
 from .options import RunOptionsError, plain_data, present
 from .pipeline import K_RESULT, evaluate_completion, provider_origin
@@ -107,6 +108,8 @@ def _start_with_large_stack(worker: threading.Thread) -> None:
 def _evaluate_root(prepared: PreparedRun, outcome: dict[str, Any]) -> None:
     agent = prepared.agent
     agent.thread_id = threading.get_ident()
+    if prepared.state.coordinator is not None:
+        prepared.state.coordinator.set_runner(agent.handle, agent.thread_id)
     try:
         outcome["result"] = evaluate_completion(agent, prepared.root_text, 1, True, None, root=True)
     except BaseException as e:  # noqa: BLE001 - every failure after validation is returned (§7.4)
@@ -167,24 +170,40 @@ def prepare(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
                      depth_limit=options.get("depth"), budget=budget,
                      usage=tracker if isinstance(tracker, UsageTracker) else UsageTracker(), trace=trace,
                      on_turn=on_turn, log_writer=options.get("log-writer"), on_error=on_error)
+    def compile_profile(agent_profile: AgentProfile, seen: frozenset[str] = frozenset()) -> Agent:
+        """One compiled agent (the main one, or a worker of ``:available-agents``) sharing this run."""
+        own_limit = limit if agent_profile is profile else seams.validate_max_consecutive_errors(
+            agent_profile.get("max-consecutive-errors", 3) if agent_profile.has("max-consecutive-errors") else 3)
+        namespaces = resolve_namespaces(agent_profile.namespaces, effects)
+        recover = (options["recover"] if "recover" in options and agent_profile is profile
+                   else agent_profile.get("recover", True))
+        compiled = Agent(provider=provider, run=state,
+                         system_prompt=compose_system_prompt(agent_profile.get("system-prompt"), namespaces,
+                                                             format_spec=agent_profile.get("format")),
+                         namespaces=namespaces, recover=recover,
+                         recover_unknown=agent_profile.get("recover-unknown") is True,
+                         max_consecutive_errors=own_limit,
+                         model=_text(options.get("model")) or _text(profile_get(model_profile, "default-model")),
+                         reasoning_effort=_text(options.get("reasoning-effort"))
+                         or _text(profile_get(model_profile, "default-reasoning-effort")),
+                         counter=seams.new_counter(own_limit))
+        compiled.extra_builtins = {Symbol(name): ns for name, ns in namespaces.items()}
+        compiled.extra_builtins.update(effect_builtins())
+        compiled.extra_builtins.update(computation_builtins())
+        own = os.path.realpath(agent_profile.path) if agent_profile.path else ""
+        workers = compile_workers(agent_profile, lambda p: compile_profile(p, seen | {own}), seen)
+        if workers:
+            compiled.extra_builtins[Symbol("workers")] = workers_namespace(workers)
+        return compiled
+
     try:
-        namespaces = resolve_namespaces(profile.namespaces, effects)
+        agent = compile_profile(profile)
     except ProfileError as e:
         effects.close(wait=0)
         raise RunOptionsError(e.message, _spell_data(e.data)) from None
-    recover = options["recover"] if "recover" in options else profile.get("recover", True)
-    agent = Agent(provider=provider, run=state,
-                  system_prompt=compose_system_prompt(profile.get("system-prompt"), namespaces,
-                                                      format_spec=profile.get("format")),
-                  namespaces=namespaces, recover=recover, recover_unknown=profile.get("recover-unknown") is True,
-                  max_consecutive_errors=limit,
-                  model=_text(options.get("model")) or _text(profile_get(model_profile, "default-model")),
-                  reasoning_effort=_text(options.get("reasoning-effort"))
-                  or _text(profile_get(model_profile, "default-reasoning-effort")),
-                  counter=seams.new_counter(limit))
-    agent.extra_builtins = {Symbol(name): ns for name, ns in namespaces.items()}
-    agent.extra_builtins.update(effect_builtins())
-    agent.extra_builtins.update(computation_builtins())
+    except ControlError as e:
+        effects.close(wait=0)
+        raise RunOptionsError(e.message, e.data if isinstance(e.data, SpellMap) else None) from None
     state.blocking_namespace = BLOCKING_NAMESPACE
     Coordination(agent, max_edges)  # the run's coordinator, closed when the root returns (§11.1)
     return PreparedRun(agent, state, _root_text(options), trace_dir, options.get("log-writer"))

@@ -348,6 +348,11 @@ class Coordinator:
         with self._cond:
             self._agent(handle).runner = runner
 
+    def is_runner(self, thread_id: int) -> bool:
+        """True when ``thread_id`` runs some agent's current lifecycle."""
+        with self._cond:
+            return any(a.runner == thread_id for a in self._agents.values())
+
     def set_checkpoint(self, handle: Any, checkpoint: Any) -> None:
         with self._cond:
             entry = self._agents.get(handle)

@@ -42,6 +42,10 @@ from .receipt import DORMANT_RESUMED, Checkpoint, append_receipt
 LIFECYCLE_STACK_BYTES: Final = 256 * 1024 * 1024
 """Stack of a lifecycle thread: waits resume inside the waiting call, so turns nest as on the run thread."""
 NO_CONTEXT: Final = "%s: requires an active agent context"
+SYNC_AGENT_CALL: Final = "Nested agents must use agents/spawn or agents/!spawn-ask"
+AGENT_IN_FUTURE: Final = ("Agent lifecycles cannot run inside computation futures; "
+                          "use agents/spawn and blocking/request")
+K_TYPE: Final = Keyword("type")
 
 K_CHILD_FAILURE: Final = Keyword("child-failure", "spell")
 K_EXCEPTION: Final = Keyword("exception", "spell")
@@ -106,6 +110,13 @@ class CompiledAgent:
 
     def __repr__(self) -> str:
         return "#object[spell.agent/%s]" % self.name
+
+    def __call__(self, *_args: Any) -> Any:
+        """Calling a compiled agent is never a lifecycle (§11.6): agents spawn, computations request."""
+        coordinator = self.template.run.coordinator
+        if coordinator is not None and coordinator.is_runner(threading.get_ident()):
+            raise ControlError(SYNC_AGENT_CALL, SpellMap.from_pairs([(K_TYPE, Keyword("synchronous-agent-call"))]))
+        raise ControlError(AGENT_IN_FUTURE, SpellMap.from_pairs([(K_TYPE, Keyword("agent-in-computation-future"))]))
 
 
 class Coordination:

@@ -295,8 +295,3 @@ pending incoming request: answer requests first."""
 AGENTS_NAMESPACE: Final = namespace(_members(), short_docs="Agents: spawn, ask, spawn-ask, !wait, send, reply, "
                                     "cancel, inspection.", guide=GUIDE)
 
-
-def workers_namespace(workers: dict[str, CompiledAgent]) -> SpellMap:
-    """``workers/<name>``: the compiled agents a profile makes available (values for ``agents/spawn``)."""
-    pairs = [(Keyword(name), compiled) for name, compiled in workers.items()]
-    return SpellMap.from_pairs(pairs)
