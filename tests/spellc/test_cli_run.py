@@ -79,3 +79,20 @@ def test_depth_option(tmp_path: Path) -> None:
     code, _, err = invoke("--prompt", "deep", "--responses", str(responses), "--depth", "2", "-q")
     assert code == 1
     assert err == "error: LLM recursion limit exceeded\n"
+
+
+def test_progress_names_each_spawned_agents_turn(tmp_path: Path) -> None:
+    prog = tmp_path / "agents.spl"
+    prog.write_text("(eval (do '(!llm-self \"(quine completion (eval (do \" {:receive? true})))")
+    agent_profile = tmp_path / "a.agent.edn"
+    agent_profile.write_text("{:namespaces {agents stdlib/agents}}")
+    model_profile = tmp_path / "m.edn"
+    model_profile.write_text(
+        '{:provider :test :response-rules [{:includes ["(quine prompt \\"Five.\\")"] :response "5)))"}'
+        ' {:includes ["wait resumed"] :response ":done)))"}]'
+        ' :response "\'(agents/!spawn-ask \\"Five.\\" :kid))))"}')
+    code, out, err = invoke(str(prog), "--model-profile", str(model_profile), "--agent-profile", str(agent_profile))
+    assert (code, out) == (0, ":done\n")
+    lines = err.splitlines()
+    assert len(lines) == 3
+    assert [line.endswith("  :kid") for line in lines].count(True) == 1

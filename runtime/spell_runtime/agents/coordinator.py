@@ -254,8 +254,9 @@ class Coordinator:
         self._cond.notify_all()
 
     def _outgoing(self, handle: Any) -> list[Edge]:
-        return sorted((e for e in self._edges.values() if e.source == handle and e.token is None),
-                      key=lambda e: e.created_seq)
+        # Token edges (``blocking/request``) count too, as in the reference: a computation's pending
+        # request is an obligation that lets its agent sleep (and its completion re-checks that sleep).
+        return sorted((e for e in self._edges.values() if e.source == handle), key=lambda e: e.created_seq)
 
     def _incoming(self, handle: Any) -> list[Edge]:
         return sorted((e for e in self._edges.values()
@@ -266,6 +267,18 @@ class Coordinator:
         out = self._outgoing(handle)
         inc = self._incoming(handle)
         return bool(out) and (not inc or out[-1].created_seq > inc[-1].created_seq)
+
+    def _wake_if_invalid_wait(self, handle: Any) -> None:
+        """A completed token edge may have been what made a sleeper's wait legal: wake it to decide again.
+
+        (As the reference.) The wake is an ordinary message, ``{:from :coordinator :body :wait-obligation-changed}``.
+        """
+        entry = self._agents.get(handle)
+        if entry is None or not (entry.status is ASLEEP or entry.status is EXTERNAL_WAIT):
+            return
+        if not self._sleep_allowed(handle) and (entry.status is ASLEEP or self._incoming(handle)):
+            self._enqueue(handle, SpellMap.from_pairs([(K_FROM, Keyword("coordinator")),
+                                                       (K_BODY, Keyword("wait-obligation-changed"))]))
 
     def _refusal(self, text: str, handle: Any) -> SpellArgumentError:
         data = SpellMap.from_pairs([
@@ -320,6 +333,7 @@ class Coordinator:
             self._log("completed", edge)
             if edge.token is not None:
                 self._after.append(_resolver(edge.token, RequestOutcome("completed", report(edge).get(K_BODY), edge.id)))
+                self._wake_if_invalid_wait(edge.source)
             elif not (suppress_singleton and len(edge.targets) == 1) and edge.source in self._agents:
                 self._enqueue(edge.source, report(edge))
         return True

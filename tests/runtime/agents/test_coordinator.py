@@ -271,3 +271,24 @@ def test_closed_coordinator_refuses_everything_and_wakes_sleepers() -> None:
         with pytest.raises(ControlError) as info:
             operation()
         assert info.value.data.get(K("type")) == K("coordinator-closed")
+
+
+def test_a_completed_token_edge_wakes_a_sleeper_whose_wait_became_illegal() -> None:
+    coord, _ = coordinator(A)
+    token: Future[RequestOutcome] = Future()
+    edge = coord.request(MAIN, [A], True, 1, token=token)  # a computation's request counts as outgoing
+    assert coord.wait(MAIN) == "waiting"
+    coord.fill(edge, A, K("v"))
+    assert token.result(1).value == K("v")
+    assert messages(coord, MAIN) == ["{:from :coordinator, :body :wait-obligation-changed}"]
+    assert coord.status(MAIN).get(K("status")) == K("awake")
+
+
+def test_a_sleeper_that_may_still_sleep_is_not_woken_by_a_token() -> None:
+    coord, _ = coordinator(A)
+    token: Future[RequestOutcome] = Future()
+    edge = coord.request(MAIN, [A], True, 1, token=token)
+    coord.request(MAIN, [A], True, 2)  # a newer mailbox edge keeps the sleep legal
+    assert coord.wait(MAIN) == "waiting"
+    coord.fill(edge, A, K("v"))
+    assert coord.drain(MAIN) == []
