@@ -189,10 +189,15 @@ def test_typed_exceptions() -> None:
 
     for kind, reason in [("budget-exceeded", "budget-exceeded"), ("depth-exceeded", "depth-exceeded"),
                          ("interactive-interrupt", "interrupted"), ("coordinator-closed", "interrupted"),
-                         ("agent-in-computation-future", "unclassified"), ("invalid-context-limit", "unclassified")]:
+                         ("agent-in-computation-future", "agent-misuse"), ("synchronous-agent-call", "agent-misuse"),
+                         ("agent-blocking-call", "agent-misuse"), ("stale-computation-lifecycle", "agent-misuse"),
+                         ("coordinator-capacity", "coordinator-capacity"), ("invalid-context-limit", "unclassified")]:
         fault = classify(typed(kind))
         assert fault.reason == reason and fault.terminal
         assert fault.verdict == REASON_VERDICTS[reason]
+    # runtime.md §11.8: capacity is the environment's limit, agent-call misuse is the program's
+    assert classify(typed("coordinator-capacity")).verdict == "environment"
+    assert classify(typed("synchronous-agent-call")).verdict == "document"
     exhausted = classify(typed("recovery-exhausted", K_FAULT, Keyword("document")))
     assert (exhausted.verdict, exhausted.reason, exhausted.terminal) == ("document", "recovery-exhausted", True)
     assert classify(typed("recovery-exhausted")).verdict == "unknown"
