@@ -50,6 +50,16 @@ def snapshot(value: Any, limit: Any = None, *, run_default: Any = DEFAULT_LIMIT)
     return Snapshot(result, value_form(result), truncated)
 
 
+def clip_to_budget(value: Any, budget: int) -> Snapshot:
+    """The snapshot of ``value`` for a budget the *runtime* computed (not a limit a program wrote).
+
+    Unlike ``snapshot`` it accepts targets below 128: a message receipt's body gets what is left of
+    one contribution budget after its annotation, envelope and continuation (runtime.md §11.5).
+    """
+    result, truncated = _clip(value, max(1, budget))
+    return Snapshot(result, value_form(result), truncated)
+
+
 def snapshot_text(value: Any, limit: Any = None, *, run_default: Any = DEFAULT_LIMIT) -> tuple[str, bool]:
     """(``R`` of the snapshot's value form, whether anything was omitted)."""
     result, truncated = _clip(value, effective_limit(limit, run_default))

@@ -5,9 +5,11 @@ batch's request slots in the same step) and appends, per message,
 ``(think "<site>")``, ``(def msg-<n> <envelope>)`` and ``(quote (!extend <name>))``
 to the wrapper quine's ``(do …)`` body. The appended ``!extend`` becomes the
 trailing expression, so the model's proposed trailing action is not run: it
-sees the messages and decides again. Only ``:body`` is a bounded snapshot; the
-envelope's routing fields (``:from``, ``:edge-id``…) stay exact, because
-programs reply with them.
+sees the messages and decides again. The three forms of one message share one
+contribution budget (the run's display limit) and only ``:body`` is clipped to
+fit it: the routing fields (``:from``, ``:edge-id``…) stay exact, because
+programs reply with them. As everywhere in spellc (§4), the binding *is* the
+snapshot — there is no hidden original behind a clipped body.
 
 The *resumable checkpoint* is the newest program evaluated with receipt on (or
 returned by ``receive``); waits and dormant wakes resume it, never a raw
@@ -24,8 +26,10 @@ from spell_runtime.core.quine import reopen_quine, split_quine
 from spell_runtime.data import Keyword, SpellMap, Symbol, plist
 from spell_runtime.errors import ControlError, HostError
 from spell_runtime.gensym import gensym
+from spell_runtime.printer import render_form
+from spell_runtime.snapshot.display import clip_to_budget
 from spell_runtime.snapshot.limits import DEFAULT_LIMIT
-from spell_runtime.snapshot.serialize import descriptor_form
+from spell_runtime.valueform import value_form
 
 STARTUP: Final = "startup: tail not run"
 PRE_EVAL: Final = "pre-eval: tail not run"
@@ -36,9 +40,8 @@ RECEIVE: Final = "receive: not evaluated"
 S_THINK: Final = Symbol("think")
 S_QUOTE: Final = Symbol("quote")
 S_EXTEND: Final = Symbol("!extend")
-K_NAME: Final = Keyword("name")
-K_VALUE: Final = Keyword("value")
-K_BODY_ONLY: Final = Keyword("body-only?")
+S_DEF: Final = Symbol("def")
+K_BODY: Final = Keyword("body")
 
 
 @dataclass(frozen=True)
@@ -60,16 +63,36 @@ def is_wrapper_quine(program: Any) -> bool:
 
 
 def receipt_forms(name: Any, messages: list[SpellMap], label: str, limit: Optional[int]) -> list[Any]:
-    """The three forms per message, in mailbox order."""
+    """The three forms per message, in mailbox order; each triple fits one contribution budget."""
     target = limit if limit is not None else DEFAULT_LIMIT
     forms: list[Any] = []
     for message in messages:
-        binding = gensym("msg-")
-        descriptor = SpellMap.from_pairs([(K_NAME, binding), (K_VALUE, message), (K_BODY_ONLY, True)])
-        forms.append(plist([S_THINK, label]))
-        forms.append(descriptor_form(descriptor, target))
-        forms.append(plist([S_QUOTE, plist([S_EXTEND, name])]))
+        forms.extend(_contribution(name, message, label, target))
     return forms
+
+
+def _contribution(name: Any, message: SpellMap, label: str, target: int) -> list[Any]:
+    """``(think label)``, ``(def msg-N envelope)``, ``(quote (!extend name))``, rendered within ``target`` chars.
+
+    Only ``:body`` is clipped: it gets what the annotation, the routing fields and the continuation
+    leave of the budget (so a receipt at the smallest display limit still shows every field exactly).
+    """
+    binding = gensym("msg-")
+    think = plist([S_THINK, label])
+    extend = plist([S_QUOTE, plist([S_EXTEND, name])])
+    if not message.contains(K_BODY):
+        return [think, plist([S_DEF, binding, value_form(message)]), extend]
+    fixed = len(render_form(think)) + len(render_form(extend)) + 2
+    skeleton = len(render_form(plist([S_DEF, binding, value_form(message.assoc(K_BODY, None))]))) - len("nil")
+    budget = target - fixed - skeleton
+    for _attempt in range(4):
+        body = clip_to_budget(message.get(K_BODY), budget).value
+        definition = plist([S_DEF, binding, value_form(message.assoc(K_BODY, body))])
+        overflow = fixed + len(render_form(definition)) - target
+        if overflow <= 0 or budget <= 1:
+            break
+        budget -= overflow
+    return [think, definition, extend]
 
 
 def append_receipt(program: Any, messages: list[SpellMap], label: str, limit: Optional[int]) -> Any:
