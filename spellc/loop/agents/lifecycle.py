@@ -42,6 +42,8 @@ from .receipt import DORMANT_RESUMED, Checkpoint, append_receipt
 LIFECYCLE_STACK_BYTES: Final = 256 * 1024 * 1024
 """Stack of a lifecycle thread: waits resume inside the waiting call, so turns nest as on the run thread."""
 NO_CONTEXT: Final = "%s: requires an active agent context"
+NO_CHECKPOINT: Final = ("!wait: no resumable checkpoint yet (no wrapper-quine completion was evaluated with "
+                         "{:receive? true})")
 SYNC_AGENT_CALL: Final = "Nested agents must use agents/spawn or agents/!spawn-ask"
 AGENT_IN_FUTURE: Final = ("Agent lifecycles cannot run inside computation futures; "
                           "use agents/spawn and blocking/request")
@@ -209,7 +211,9 @@ class Coordination:
         coordinator = self.coordinator
         checkpoint = coordinator.entry(agent.handle).checkpoint
         if not isinstance(checkpoint, Checkpoint):
-            raise SpellArgumentError(NO_CONTEXT % "!wait")
+            # (choice) Nothing receiving has been evaluated yet (a root :init that is not a wrapper quine):
+            # there is no program to resume, and a raw helper's text must never become one (§11.5).
+            raise SpellArgumentError(NO_CHECKPOINT)
         messages = coordinator.drain(agent.handle)
         program = append_receipt(checkpoint.program, messages, label, agent.run.context_max_chars)
         coordinator.set_checkpoint(agent.handle, Checkpoint(program, checkpoint.depth, checkpoint.node))

@@ -348,3 +348,12 @@ def test_registered_agent_starts_on_its_first_message(tmp_path: Path) -> None:
     outcome, provider = run_agents(tmp_path, answer)
     assert printed(outcome) == "42"
     assert len(provider.requests) == 3  # register itself made no model call
+
+
+def test_a_wait_without_a_receiving_checkpoint_is_refused_not_resumed_from_raw_text(tmp_path: Path) -> None:
+    init = ("(eval (do '(do (agents/send (agents/current-handle) :m) "
+            "(try (agents/!wait) (catch e (:message e))))))")
+    provider = spellc.TestProvider(responses=[])
+    outcome = spellc.run(init=init, model_profile=provider, agent_profile=profile(tmp_path))
+    assert "!wait: no resumable checkpoint yet" in printed(outcome)
+    assert provider.requests == []
