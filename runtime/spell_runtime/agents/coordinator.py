@@ -41,6 +41,7 @@ SLEEP_REFUSED: Final = "Cannot sleep without an outgoing edge newer than every p
 AWAIT_REFUSED: Final = "Cannot await computation while newer incoming obligations require attention"
 STALE_REPLY: Final = "Incoming request slot is no longer pending"
 NOT_OWNER: Final = "No outgoing edge owned by caller"
+STALE_LIFECYCLE: Final = "Scheduled execution belongs to a completed agent lifecycle"
 STALE_COMPUTATION: Final = "Computation belongs to a completed agent lifecycle"
 DEFAULT_MAX_EDGES: Final = 10000
 
@@ -361,6 +362,16 @@ class Coordinator:
     def set_runner(self, handle: Any, runner: Optional[int]) -> None:
         with self._cond:
             self._agent(handle).runner = runner
+
+    def acquire(self, handle: Any, generation: int, runner: int) -> None:
+        """A scheduled lifecycle takes its handle; refused when that lifecycle is no longer current."""
+        with self._cond:
+            self._open()
+            entry = self._agent(handle)
+            if entry.generation != generation or entry.status is FINISHED or entry.retired:
+                raise ControlError(STALE_LIFECYCLE, SpellMap.from_pairs([
+                    (K_TYPE, Keyword("stale-agent-lifecycle")), (K_HANDLE, handle)]))
+            entry.runner = runner
 
     def is_runner(self, thread_id: int) -> bool:
         """True when ``thread_id`` runs some agent's current lifecycle."""

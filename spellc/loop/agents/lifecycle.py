@@ -167,11 +167,15 @@ class Coordination:
 
     def _lifecycle(self, handle: Any, generation: int, first_text: Optional[str]) -> None:
         coordinator = self.coordinator
-        phase = "startup"
         try:
             agent = self._agent_for(handle, generation)
-            coordinator.set_runner(handle, agent.thread_id)
-            phase = "lifecycle"
+            coordinator.acquire(handle, generation, agent.thread_id)
+        except ControlError:
+            return  # the run closed, or this lifecycle was superseded before it started: nothing to report
+        except Exception as e:  # noqa: BLE001 - a child that cannot start is retired with its failure as data
+            coordinator.finish(handle, generation, child_failure(handle, "startup", e), retire=True)
+            return
+        try:
             if first_text is not None:
                 value = evaluate_completion(agent, first_text, 1, True, None, root=True)
             else:
@@ -179,7 +183,7 @@ class Coordination:
         except BaseException as e:  # noqa: BLE001 - a child's failure is data for its parent (§11.2)
             if coordinator.closed:
                 return
-            coordinator.finish(handle, generation, child_failure(handle, phase, e), retire=phase == "startup")
+            coordinator.finish(handle, generation, child_failure(handle, "lifecycle", e))
             return
         coordinator.finish(handle, generation, value)
 

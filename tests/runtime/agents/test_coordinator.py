@@ -292,3 +292,13 @@ def test_a_sleeper_that_may_still_sleep_is_not_woken_by_a_token() -> None:
     assert coord.wait(MAIN) == "waiting"
     coord.fill(edge, A, K("v"))
     assert coord.drain(MAIN) == []
+
+
+def test_a_superseded_lifecycle_cannot_acquire_its_handle() -> None:
+    coord, _ = coordinator(A)
+    coord.acquire(A, 1, 101)
+    coord.finish(A, 1, None)
+    with pytest.raises(ControlError) as info:
+        coord.acquire(A, 1, 102)
+    assert info.value.message == "Scheduled execution belongs to a completed agent lifecycle"
+    assert info.value.data.get(K("type")) == K("stale-agent-lifecycle")
