@@ -292,6 +292,32 @@ did not answer with your return value. You may sleep only if your newest pending
 pending incoming request: answer requests first."""
 
 
+DETAIL: Final = {
+    "spawn": "(agents/spawn prompt), (agents/spawn prompt handle), (agents/spawn agent prompt [handle]) — start a "
+             "child; returns its handle, collects nothing",
+    "spawn-ask": "(agents/spawn-ask prompt [handle]), (agents/spawn-ask agent prompt [handle]), (agents/spawn-ask "
+                 "[spec ...]) — start children and one edge for their results; returns the edge id",
+    "ask": "(agents/ask target [value]), (agents/ask [targets] [value]) — request; returns the edge id at once",
+    "!ask": "(agents/!ask target [value]) — ask, then wait",
+    "!spawn-ask": "(agents/!spawn-ask ...) — spawn-ask, then wait",
+    "send": "(agents/send target value) — plain message {:from me :body value}; fills no slot",
+    "reply": "(agents/reply msg value) — fill the slot of an actionable request (no-op when answered); else send "
+             "to its :from; returns nil",
+    "!reply-ask": "(agents/!reply-ask msg value) — reply and ask back in one step, then wait",
+    "cancel": "(agents/cancel edge-id) — detach your outgoing edge; returns its summary",
+    "!wait": "'(agents/!wait) — continue with queued messages, return nil with no obligations, or sleep",
+    "!sleep": "'(agents/!sleep) — the same waiting primitive as !wait",
+    "status": "(agents/status), (agents/status handle) — {:status :generation :handle}, with your edges when "
+              "called without a handle",
+    "graph": "(agents/graph) — every agent and pending edge",
+    "out-edges": "(agents/out-edges) — your pending outgoing edges",
+    "in-edges": "(agents/in-edges) — pending edges naming you as a target",
+    "current-handle": "(agents/current-handle) — your handle",
+    "parent-handle": "(agents/parent-handle) — who spawned you (nil for :main)",
+    "register": "(agents/register handle completion-text) — a dormant agent with a saved program; its first "
+                "message starts it",
+}
+
 AGENTS_NAMESPACE: Final = namespace(_members(), short_docs="Agents: spawn, ask, spawn-ask, !wait, send, reply, "
-                                    "cancel, inspection.", guide=GUIDE)
+                                    "cancel, inspection.", guide=GUIDE, detail=DETAIL)
 
