@@ -24,7 +24,7 @@ from typing import Any, Final, Optional
 
 from spell_runtime.core.quine import reopen_quine, split_quine
 from spell_runtime.data import Keyword, SpellMap, Symbol, plist
-from spell_runtime.errors import ControlError, HostError
+from spell_runtime.errors import HostError
 from spell_runtime.gensym import gensym
 from spell_runtime.printer import render_form
 from spell_runtime.snapshot.display import clip_to_budget
@@ -110,13 +110,12 @@ def receive_at_evaluation(agent: Any, program: Any, depth: int, node: Optional[i
     runs, or for programs that are not wrapper quines, the program is returned untouched.
     """
     coordinator = agent.run.coordinator
-    if coordinator is None or coordinator.closed or not is_wrapper_quine(program):
+    if coordinator is None or not is_wrapper_quine(program):
         return program
     handle = agent.handle
-    try:
-        messages = coordinator.drain(handle) if coordinator.has_messages(handle) else []
-    except ControlError:  # closed meanwhile: nothing to receive
-        return program
+    # A receipt is a coordinator operation: once the run has returned it raises ``Coordinator is
+    # closed`` (§11.1), which ends an agent that outlived its run at its next receiving turn.
+    messages = coordinator.drain(handle) if coordinator.has_messages(handle) or coordinator.closed else []
     program = append_receipt(program, messages, STARTUP if root else PRE_EVAL, agent.run.context_max_chars)
     coordinator.set_checkpoint(handle, Checkpoint(program, depth, node))
     return program

@@ -357,3 +357,22 @@ def test_a_wait_without_a_receiving_checkpoint_is_refused_not_resumed_from_raw_t
     outcome = spellc.run(init=init, model_profile=provider, agent_profile=profile(tmp_path))
     assert "!wait: no resumable checkpoint yet" in printed(outcome)
     assert provider.requests == []
+
+
+def test_an_agent_that_outlives_its_run_stops_at_its_next_receiving_turn(tmp_path: Path) -> None:
+    released = threading.Event()
+
+    def answer(prefix: str) -> Optional[str]:
+        if '(quine prompt "Keep going.")' in prefix:
+            released.wait(10)  # generating while the run returns
+            return "'(!extend))))"
+        return "'(do (agents/spawn \"Keep going.\" :busy) :root-done))))"
+
+    outcome, provider = run_agents(tmp_path, answer)
+    assert printed(outcome) == ":root-done"
+    released.set()
+    deadline = time.monotonic() + 10
+    while any(t.name == "spell-agent-:busy" for t in threading.enumerate()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(t.name == "spell-agent-:busy" for t in threading.enumerate())
+    assert len(provider.requests) == 2  # the child's completion met the closed coordinator before evaluating
