@@ -15,8 +15,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, Final
 
-from spell_runtime.agents import RequestOutcome
-from spell_runtime.agents.coordinator import closed_error
+from spell_runtime.agents import RequestOutcome, closed_error
 from spell_runtime.core.quine import split_quine
 from spell_runtime.core.registry import member, namespace
 from spell_runtime.data import Keyword, SpellMap, Symbol, is_vector, vec

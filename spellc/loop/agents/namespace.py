@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, Optional
 
-from spell_runtime.agents.coordinator import targets_of
+from spell_runtime.agents import targets_of
 from spell_runtime.core.registry import member, namespace
 from spell_runtime.data import Keyword, SpellMap, is_vector
 from spell_runtime.errors import SpellArgumentError
