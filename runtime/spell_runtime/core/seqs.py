@@ -26,7 +26,7 @@ from typing import Any
 
 from ..data.atoms import Char
 from ..data.hashmap import SpellMap, SpellSet
-from ..data.plist import EMPTY, PList, plist
+from ..data.plist import EMPTY, PList, extend_view, plist, seq_chain_onto, shares_as_seq_tail, view, view_slice
 from ..data.pvec import pvector as _pvector
 from ..data.sorted import SortedMap, sorted_like
 from ..data.text import to_units, utf16_len
@@ -126,6 +126,8 @@ def as_indexable(x: Any) -> Any:
         return x
     if t is LineVector:
         return x.items
+    if t is PList and x._src is not None:
+        return view_slice(x)
     return list(seq_items(x))
 
 
@@ -137,7 +139,15 @@ def is_sequential(x: Any) -> bool:
 
 def seq_of(items: list[Any]) -> Any:
     """A non-list seq of ``items``, or nil when there are none (what ``seq`` returns)."""
-    return plist(items, is_seq=True) if items else None
+    return view(items, 0, len(items), True) if items else None
+
+
+def seq_view(items: Any, start: int) -> PList:
+    """The non-list seq of ``items[start:]`` as an O(1) view (``EMPTY`` when nothing is left).
+
+    ``items`` must be immutable or an append-only list nobody else extends (a fresh copy)."""
+    n = len(items) - start
+    return view(items, start, n, True) if n > 0 else EMPTY
 
 
 # -- access ---------------------------------------------------------------------------
@@ -178,6 +188,8 @@ def last(coll: Any) -> Any:
     t = type(coll)
     if t is PVector or t is LineVector:
         return coll[-1] if len(coll) else None
+    if t is PList and coll._src is not None:
+        return coll[coll.count - 1]
     result = None
     for x in to_iter(coll):
         result = x
@@ -195,11 +207,12 @@ def rest(coll: Any) -> Any:
     if t is PList:
         return coll.rest if coll.count else EMPTY
     if t is PVector:
-        return plist(coll[1:], is_seq=True) if len(coll) > 1 else EMPTY
+        return seq_view(coll, 1)
     if coll is None:
         return EMPTY
-    items = as_indexable(coll)
-    return plist(items[1:], is_seq=True) if len(items) > 1 else EMPTY
+    if t is LineVector:
+        return seq_view(coll.items, 1)
+    return seq_view(list(seq_items(coll)), 1)
 
 
 @builtin("next", host="next")
@@ -215,6 +228,10 @@ def seq(coll: Any) -> Any:
         return coll if coll.count else None
     if coll is None:
         return None
+    if t is PVector:
+        return view(coll, 0, len(coll), True) if len(coll) else None
+    if t is LineVector:
+        return seq(coll.items)
     return seq_of(list(seq_items(coll)))
 
 
@@ -314,8 +331,13 @@ def pop(coll: Any) -> Any:
 
 @builtin("butlast")
 def butlast(coll: Any) -> Any:
+    t = type(coll)
+    if t is PList and coll._src is not None:
+        return view(coll._src, coll._off, coll.count - 1, True) if coll.count > 1 else None
     items = as_indexable(coll)
-    return plist(items[:-1], is_seq=True) if len(items) > 1 else None
+    if type(items) is not PVector and type(items) is not list:
+        items = list(items)
+    return view(items, 0, len(items) - 1, True) if len(items) > 1 else None
 
 
 def _empty_line_vector(v: LineVector, start: int) -> LineVector:
@@ -405,20 +427,50 @@ def cons(x: Any, coll: Any) -> PList:
         return PList(x, coll, coll.count + 1, True)
     if coll is None:
         return PList(x, EMPTY, 1, False)
+    if t is PVector:
+        return PList(x, seq_view(coll, 0), len(coll) + 1, True)
     items = list(seq_items(coll))
-    tail = plist(items, is_seq=True) if items else EMPTY
-    return PList(x, tail, len(items) + 1, True)
+    return PList(x, seq_view(items, 0), len(items) + 1, True)
 
 
 @builtin("concat")
 def concat(*colls: Any) -> PList:
+    """All elements of ``colls`` as one seq, sharing structure so that building with
+    ``concat`` in a loop is linear (issue 16 item 7):
+
+    * ``(concat acc more...)`` where ``acc`` is a view ending at the end of its
+      append-only list extends that list in place (``extend_view``): O(more);
+    * ``(concat more... tail)`` where ``tail`` is a view or a chain built here (a seq
+      all of whose cells are seqs, ``shares_as_seq_tail``) conses the earlier elements
+      onto ``tail``: O(more);
+    * anything else copies the elements once into a fresh list (C speed) and returns
+      a view of it, which later concats can extend.
+    Every part is checked seqable first, in order, so a bad part fails before any work.
+    """
     if len(colls) == 1 and type(colls[0]) is PList and colls[0].count:
         c: PList = colls[0]
-        return c if c.is_seq else plist(c, is_seq=True)
+        return c if c.is_seq else seq_view(list(c), 0)
+    parts: list[Any] = [p for p in (seq_items(c) for c in colls) if len(p)]  # type: ignore[arg-type]
+    if not parts:
+        return EMPTY_SEQ
+    head = parts[0]
+    if type(head) is PList and len(parts) > 1 and head._src is not None:
+        more: list[Any] = []
+        for p in parts[1:]:
+            more.extend(p)
+        extended = extend_view(head, more)
+        if extended is not None:
+            return extended
+    last = parts[-1]
+    if type(last) is PList and len(parts) > 1 and shares_as_seq_tail(last):
+        before: list[Any] = []
+        for p in parts[:-1]:
+            before.extend(p)
+        return seq_chain_onto(before, last)
     items: list[Any] = []
-    for c in colls:
-        items.extend(seq_items(c))
-    return plist(items, is_seq=True) if items else EMPTY_SEQ
+    for p in parts:
+        items.extend(p)
+    return view(items, 0, len(items), True)
 
 
 # -- conj -----------------------------------------------------------------------------

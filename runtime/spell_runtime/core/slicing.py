@@ -75,6 +75,13 @@ def drop(n: Any, coll: Any) -> Any:
 
 @builtin("take-last", host="take-last")
 def take_last(n: Any, coll: Any) -> Any:
+    if type(coll) is PList and coll._src is not None:  # a view: read its last k, O(k)
+        k = steps(n)
+        if not k:
+            return EMPTY_VECTOR
+        off = coll._off
+        end = off + coll.count
+        return _pvector(coll._src[max(off, end - k):end])
     items = as_indexable(coll)
     k = steps(n)
     if not k:

@@ -1,0 +1,75 @@
+"""Sequence builtins inside loops: the quadratic traps of issue 16 item 7.
+
+Run: ``python benchmarks/bench_seqs.py`` (prints a table). Each row runs one
+Spell loop at size N and at 2N and prints both times and their ratio: ≈ ×2 means
+the loop is linear (each step costs O(1) or O(what it adds)), ≈ ×4 means every
+step copies what came before. ``BENCH_SCALE`` (default 1) multiplies every N.
+
+Rows that stay quadratic by design are marked: ``drop``/``take-last``-style
+builtins return *vectors* (language.md §3.5), and a C vector cannot share a
+suffix, so every ``(drop 1 v)`` copies ``v``'s remaining elements (at C speed).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+
+from spell_runtime.program import close_env
+
+import spellc
+from spellc.api import new_env
+from spellc.compiler import compile_unit, run_form
+
+# (name, N, program with N in it as {n})
+ROWS: list[tuple[str, int, str]] = [
+    ("concat acc [i] in a loop", 4_000,
+     "(count (loop [i 0 acc []] (if (< i {n}) (recur (inc i) (concat acc [i])) acc)))"),
+    ("concat [i] acc in a loop", 4_000,
+     "(count (loop [i 0 acc (rest [0])] (if (< i {n}) (recur (inc i) (concat [i] acc)) acc)))"),
+    ("rest of a vector in a loop", 20_000,
+     "(loop [xs (vec (range {n})) k 0] (if (seq xs) (recur (rest xs) (inc k)) k))"),
+    ("next of a vector in a loop", 20_000,
+     "(loop [xs (vec (range {n})) k 0] (if xs (recur (next xs) (inc k)) k))"),
+    ("butlast in a loop", 5_000,
+     "(loop [xs (vec (range {n})) k 0] (if xs (recur (butlast xs) (inc k)) k))"),
+    ("take-last 2 of a growing concat", 4_000,
+     "(loop [i 0 acc [0] s 0] (if (< i {n}) (recur (inc i) (concat acc [i]) (+ s (first (take-last 2 acc)))) s))"),
+    ("drop 1 of a vector in a loop (stays quadratic: vector result)", 5_000,
+     "(loop [xs (vec (range {n})) k 0] (if (empty? xs) k (recur (drop 1 xs) (inc k))))"),
+]
+
+
+def run_once(program: str) -> float:
+    """Wall time of one evaluation of ``program`` (compiled once beforehand, untimed)."""
+    D = new_env()
+    form = spellc.read_string(program)
+    try:
+        compile_unit(form)  # cached: run_form below finds it
+        t = time.perf_counter()
+        run_form(D, form)
+        return time.perf_counter() - t
+    finally:
+        close_env(D)
+
+
+def row(program: str, n: int, repeat: int) -> tuple[float, float]:
+    small = statistics.median(run_once(program.format(n=n)) for _ in range(repeat))
+    large = statistics.median(run_once(program.format(n=2 * n)) for _ in range(repeat))
+    return small, large
+
+
+def main() -> None:
+    scale = float(os.environ.get("BENCH_SCALE", "1"))
+    repeat = int(os.environ.get("BENCH_REPEAT", "3"))
+    print("| loop | N | time at N (ms) | time at 2N (ms) | 2N/N |")
+    print("|---|---:|---:|---:|---:|")
+    for name, n0, program in ROWS:
+        n = max(1, int(n0 * scale))
+        small, large = row(program, n, repeat)
+        print("| %s | %d | %.1f | %.1f | ×%.2f |" % (name, n, small * 1000, large * 1000, large / small))
+
+
+if __name__ == "__main__":
+    main()
