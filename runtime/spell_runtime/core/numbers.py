@@ -875,11 +875,15 @@ def _parity_arg(x: Any) -> int:
 
 @builtin("even?")
 def even_p(x: Any) -> bool:
+    if type(x) is int:
+        return x & 1 == 0
     return _parity_arg(x) & 1 == 0
 
 
 @builtin("odd?")
 def odd_p(x: Any) -> bool:
+    if type(x) is int:
+        return x & 1 == 1
     return _parity_arg(x) & 1 == 1
 
 

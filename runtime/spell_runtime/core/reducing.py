@@ -12,8 +12,10 @@ empty collection without an init fails with an arity error whatever ``f`` is
 The error names the builtin (language.md A15).
 
 The loops check for a reduced accumulator after every step; measured, that
-costs nothing next to the function call itself, so host functions such as ``+``
-need no separate path.
+costs nothing next to the function call itself. ``reduce`` over a vector with a
+known pure builtin (``+`` over longs, ``max``, ``conj``...) first tries the
+whole-vector fast path of ``core/bulk.py``, which returns exactly the loop's
+value or gives up before anything observable happens.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from ..data.hashmap import SpellMap
 from ..data.pvec import pvector
 from ..data.vector import LineVector, PVector
 from ..errors import HostError
+from .bulk import NO_FAST, reduce_fast, vector_items
 from .calling import caller
 from .hostnames import class_name
 from .registry import builtin
@@ -53,6 +56,15 @@ def reduced(x: Any) -> HostObject:
 
 @builtin("reduce", env=True, host="reduce")
 def reduce_(D: Any, f: Any, init_or_coll: Any, coll: Any = ABSENT) -> Any:
+    src = init_or_coll if coll is ABSENT else coll
+    if type(src) is PVector:  # a known pure f over a vector: core/bulk.py
+        items = vector_items(src)
+        if coll is not ABSENT:
+            fast = reduce_fast(f, init_or_coll, items)
+        else:
+            fast = reduce_fast(f, items[0], items[1:]) if len(items) > 1 else NO_FAST
+        if fast is not NO_FAST:
+            return fast
     g = caller(D, f, 2)
     if coll is ABSENT:
         it = to_iter(init_or_coll)

@@ -5,7 +5,9 @@ call, and each calls one function per element: the function is resolved once
 into a plain Python callable (``calling.caller``) and the loop is a C-level
 ``map`` or a comprehension over the collection, so a host function like ``inc``
 is applied at Python's own speed. Truthiness is tested inline (``r is not None
-and r is not False``) rather than through a helper call per element.
+and r is not False``) rather than through a helper call per element. Over a
+vector, ``map``/``filter``/``remove`` with a known pure builtin (``inc``,
+``even?``...) first try the inlined loops of ``core/bulk.py``.
 
 ``sort`` orders with ``compare`` (stable, like Java's sort); lists of longs or of
 BMP-only strings — where Python's order is Java's — skip the comparator.
@@ -22,7 +24,8 @@ from ..data.hashmap import normkey
 from ..data.pvec import pvector as _pvector
 from ..data.sorted import natural_compare
 from ..data.text import is_bmp
-from ..data.vector import EMPTY_VECTOR
+from ..data.vector import EMPTY_VECTOR, PVector
+from .bulk import NO_FAST, filter_fast, map_fast, vector_items
 from .calling import call_fn, caller
 from .registry import builtin
 from .seqs import ABSENT, as_indexable, is_sequential, seq_items, to_iter
@@ -30,6 +33,10 @@ from .seqs import ABSENT, as_indexable, is_sequential, seq_items, to_iter
 
 @builtin("map", env=True, host="map")
 def map_(D: Any, f: Any, coll: Any) -> Any:
+    if type(coll) is PVector:
+        fast = map_fast(f, vector_items(coll))
+        if fast is not NO_FAST:
+            return _pvector(fast)
     return _pvector(map(caller(D, f, 1), seq_items(coll)))
 
 
@@ -41,12 +48,20 @@ def map_indexed(D: Any, f: Any, coll: Any) -> Any:
 
 @builtin("filter", env=True, host="filter")
 def filter_(D: Any, pred: Any, coll: Any) -> Any:
+    if type(coll) is PVector:
+        fast = filter_fast(pred, vector_items(coll), True)
+        if fast is not NO_FAST:
+            return _pvector(fast)
     g = caller(D, pred, 1)
     return _pvector([x for x in seq_items(coll) if (r := g(x)) is not None and r is not False])
 
 
 @builtin("remove", env=True, host="remove")
 def remove(D: Any, pred: Any, coll: Any) -> Any:
+    if type(coll) is PVector:
+        fast = filter_fast(pred, vector_items(coll), False)
+        if fast is not NO_FAST:
+            return _pvector(fast)
     g = caller(D, pred, 1)
     return _pvector([x for x in seq_items(coll) if (r := g(x)) is None or r is False])
 
