@@ -29,6 +29,7 @@ from ..data.sorted import Comparator, SortedMap
 from ..data.sorted import sorted_map as build_sorted_map
 from ..data.sorted import sorted_set as build_sorted_set
 from ..data.text import utf16_len
+from ..data.transient import TransientMap
 from ..data.vector import LineVector, PVector
 from ..errors import HostError
 from .calling import call_fn, caller
@@ -276,12 +277,12 @@ def merge_with(D: Any, f: Any, *maps: Any) -> SpellMap:
 
 @builtin("select-keys")
 def select_keys(m: Any, ks: Any) -> SpellMap:
-    pairs = []
+    out = TransientMap()
     for k in to_iter(ks):
         e = find(m, k)
         if e is not None:
-            pairs.append((e[0], e[1]))
-    return SpellMap.from_pairs(pairs)
+            out.assoc(e[0], e[1])
+    return out.freeze()
 
 
 def _kv_of(x: Any) -> tuple[Any, Any]:
@@ -315,7 +316,7 @@ def update_vals(D: Any, m: Any, f: Any) -> SpellMap:
 
 @builtin("zipmap")
 def zipmap(ks: Any, vs: Any) -> SpellMap:
-    return SpellMap.from_pairs(zip(to_iter(ks), to_iter(vs), strict=False))
+    return TransientMap().assoc_all(zip(to_iter(ks), to_iter(vs), strict=False)).freeze()
 
 
 @builtin("into", host="into")
@@ -333,7 +334,7 @@ def frequencies(coll: Any) -> SpellMap:
             counts[k] = [x, 1]
         else:
             c[1] += 1
-    return SpellMap.from_pairs((c[0], c[1]) for c in counts.values())
+    return SpellMap.adopt({nk: (c[0], c[1]) for nk, c in counts.items()})  # built privately, frozen once
 
 
 @builtin("group-by", env=True, host="group-by")
@@ -348,7 +349,7 @@ def group_by(D: Any, f: Any, coll: Any) -> SpellMap:
             groups[nk] = (k, [x])
         else:
             grp[1].append(x)
-    return SpellMap.from_pairs((k, _pvector(xs)) for k, xs in groups.values())
+    return SpellMap.adopt({nk: (k, _pvector(xs)) for nk, (k, xs) in groups.items()})
 
 
 # -- sorted collections ---------------------------------------------------------------

@@ -30,6 +30,7 @@ from ..data.plist import EMPTY, PList, extend_view, plist, seq_chain_onto, share
 from ..data.pvec import pvector as _pvector
 from ..data.sorted import SortedMap, sorted_like
 from ..data.text import to_units, utf16_len
+from ..data.transient import TransientMap
 from ..data.vector import EMPTY_VECTOR, LineVector, PVector, Segment
 from ..errors import HostError
 from .hostnames import cast_error, int_cast, not_seqable, simple_class_name
@@ -504,7 +505,7 @@ def map_put_all(m: SpellMap, pairs: list[tuple[Any, Any]]) -> SpellMap:
     if type(m) is SortedMap:
         return SortedMap.build(list(m.items()) + pairs, m.comparator)
     if len(pairs) > 8 and 4 * len(pairs) >= len(m):
-        return SpellMap.from_pairs(list(m.items()) + pairs)
+        return TransientMap(m).assoc_all(pairs).freeze()
     for k, v in pairs:
         m = m.assoc(k, v)
     return m

@@ -11,11 +11,13 @@ which hashes and compares with Spell semantics.
 
 Storage: a map of at most ``SMALL`` entries is a plain dict (normkey → (key,
 value)) copied on write — cheapest for the small maps programs mostly build.
-Larger maps keep an ``immutables.Map`` (C HAMT; normkey → (key, value, position))
-for O(log n) assoc/lookup plus a pvector of the (key, value) entries in insertion
-order; re-associating a key updates its entry in place, removing one leaves a
-tombstone that iteration skips and a rebuild drops once tombstones dominate.
-Iteration is therefore a plain walk of the pvector, with no lookups.
+Larger maps keep an ``immutables.Map`` (C HAMT; normkey → position) for O(log n)
+assoc/lookup plus a pvector of the (key, value) entries in insertion order, so
+each entry costs one tuple (issue 13.3: the HAMT used to hold a second
+(key, value, position) tuple per entry). Re-associating a key replaces its entry
+in the pvector and leaves the HAMT untouched; removing one leaves a tombstone
+that iteration skips and a rebuild drops once tombstones dominate. Iteration is
+therefore a plain walk of the pvector, with no lookups.
 """
 
 from __future__ import annotations
@@ -78,7 +80,7 @@ class SpellMap:
     __slots__ = ("_d", "_h", "_ord", "_n", "_next", "span", "child_spans", "__weakref__")
 
     _d: Optional[dict[Any, tuple[Any, Any]]]
-    _h: Any  # immutables.Map[normkey, (key, value, position in _ord)] for large maps
+    _h: Any  # immutables.Map[normkey, position in _ord] for large maps
     _ord: Any  # pvector[(key, value) | _DEAD] in insertion order; _next = its length
     _n: int
     _next: int
@@ -96,7 +98,7 @@ class SpellMap:
     def _new(self, d: dict[Any, tuple[Any, Any]]) -> SpellMap:
         """A map of the same class as ``self`` holding ``d`` (small tier)."""
         if len(d) > SMALL:
-            return SpellMap._from_large_pairs(d.values())
+            return SpellMap.adopt(d)
         out = SpellMap.__new__(SpellMap)
         out._d = d
         out._h = None
@@ -108,23 +110,17 @@ class SpellMap:
         return out
 
     @staticmethod
-    def _from_large_pairs(pairs: Iterable[tuple[Any, Any]]) -> SpellMap:
-        h: dict[Any, tuple[Any, Any, int]] = {}
-        order: list[Any] = []
-        for k, v in pairs:
-            nk = normkey(k)
-            old = h.get(nk)
-            if old is None:
-                h[nk] = (k, v, len(order))
-                order.append((k, v))
-            else:
-                h[nk] = (old[0], v, old[2])
-                order[old[2]] = (old[0], v)
+    def adopt(d: dict[Any, tuple[Any, Any]]) -> SpellMap:
+        """The map whose entries are ``d`` (normkey → (key, value), in order), taking ownership of
+        ``d``: the caller must never change it again (``transient.TransientMap.freeze``)."""
+        if len(d) <= SMALL:
+            return EMPTY_MAP._new(d)
+        order = list(d.values())
         out = SpellMap.__new__(SpellMap)
         out._d = None
-        out._h = immutables.Map(h)
+        out._h = immutables.Map(dict(zip(d, range(len(order)))))
         out._ord = pvector(order)
-        out._n = len(h)
+        out._n = len(order)
         out._next = len(order)
         out.span = None
         out.child_spans = None
@@ -134,28 +130,30 @@ class SpellMap:
     def from_pairs(pairs: Iterable[tuple[Any, Any]]) -> SpellMap:
         """A map of the pairs in order; a later duplicate key replaces the value in place."""
         d: dict[Any, tuple[Any, Any]] = {}
+        raw = _RAW_KEY_TYPES
         for k, v in pairs:
-            nk = normkey(k)
+            nk = k if type(k) in raw else Key(k)
             old = d.get(nk)
             d[nk] = (k, v) if old is None else (old[0], v)
-        if len(d) > SMALL:
-            return SpellMap._from_large_pairs(d.values())
-        return EMPTY_MAP._new(d)
+        return SpellMap.adopt(d)
 
     # -- reads --------------------------------------------------------------------
     def get(self, k: Any, default: Any = None) -> Any:
         nk = k if type(k) in _RAW_KEY_TYPES else Key(k)
-        if self._d is not None:
-            e = self._d.get(nk)
-        else:
-            e = self._h.get(nk)
-        return default if e is None else e[1]
+        d = self._d
+        if d is not None:
+            e = d.get(nk)
+            return default if e is None else e[1]
+        pos = self._h.get(nk)
+        return default if pos is None else self._ord[pos][1]
 
     def entry(self, k: Any) -> Optional[tuple[Any, Any]]:
         """``(stored key, value)`` for ``k``, or None when absent."""
         nk = normkey(k)
-        e = self._d.get(nk) if self._d is not None else self._h.get(nk)
-        return None if e is None else (e[0], e[1])
+        if self._d is not None:
+            return self._d.get(nk)
+        pos = self._h.get(nk)
+        return None if pos is None else self._ord[pos]
 
     def contains(self, k: Any) -> bool:
         nk = normkey(k)
@@ -204,10 +202,10 @@ class SpellMap:
         if d is not None:
             old = d.get(nk)
             if old is None:
-                if len(d) >= SMALL:
-                    return SpellMap._from_large_pairs(list(d.values()) + [(k, v)])
                 nd = d.copy()
                 nd[nk] = (k, v)
+                if len(nd) > SMALL:
+                    return SpellMap.adopt(nd)
             else:
                 if old[1] is v:
                     return self if type(self) is SpellMap else self._new(d.copy())
@@ -215,19 +213,20 @@ class SpellMap:
                 nd[nk] = (old[0], v)
             return self._new(nd)
         h = self._h
-        e = h.get(nk)
+        pos = h.get(nk)
         out = SpellMap.__new__(SpellMap)
         out._d = None
         out.span = None
         out.child_spans = None
-        if e is None:
-            out._h = h.set(nk, (k, v, self._next))
+        if pos is None:
+            out._h = h.set(nk, self._next)
             out._ord = self._ord.append((k, v))
             out._n = self._n + 1
             out._next = self._next + 1
         else:
-            out._h = h.set(nk, (e[0], v, e[2]))
-            out._ord = self._ord.set(e[2], (e[0], v))
+            old = self._ord[pos]
+            out._h = h
+            out._ord = self._ord.set(pos, (old[0], v))
             out._n = self._n
             out._next = self._next
         return out
@@ -241,8 +240,8 @@ class SpellMap:
             nd = d.copy()
             del nd[nk]
             return self._new(nd)
-        e = self._h.get(nk)
-        if e is None:
+        pos = self._h.get(nk)
+        if pos is None:
             return self
         n = self._n - 1
         if n <= SMALL // 2 or self._next > 2 * n + 32:  # small again, or mostly tombstones: rebuild
@@ -254,7 +253,7 @@ class SpellMap:
         out._h = self._h.delete(nk)
         out._n = n
         out._next = self._next
-        out._ord = self._ord.set(e[2], _DEAD)
+        out._ord = self._ord.set(pos, _DEAD)
         return out
 
     def __eq__(self, other: object) -> bool:
