@@ -1,0 +1,51 @@
+"""evaluation_gc raises the young threshold inside an evaluation and restores the caller's."""
+
+from __future__ import annotations
+
+import gc
+import threading
+
+import pytest
+from spell_runtime.gcpolicy import GEN0, evaluation_gc
+
+
+def test_threshold_is_raised_inside_and_restored_after_nesting_and_errors() -> None:
+    saved = gc.get_threshold()
+    try:
+        gc.set_threshold(123, 4, 5)
+        with evaluation_gc():
+            assert gc.get_threshold() == (GEN0, 4, 5)
+            with pytest.raises(ValueError), evaluation_gc():
+                raise ValueError("inner evaluation failed")
+            assert gc.get_threshold() == (GEN0, 4, 5)  # the outer evaluation still runs
+        assert gc.get_threshold() == (123, 4, 5)
+        gc.set_threshold(90_000, 4, 5)
+        with evaluation_gc():
+            assert gc.get_threshold() == (90_000, 4, 5)  # never lowers a caller's higher setting
+    finally:
+        gc.set_threshold(*saved)
+
+
+def test_overlapping_evaluations_on_threads_restore_once_all_have_left() -> None:
+    saved = gc.get_threshold()
+    inside = threading.Barrier(3)
+    leave = threading.Event()
+
+    def evaluate() -> None:
+        with evaluation_gc():
+            inside.wait(timeout=10)
+            leave.wait(timeout=10)
+
+    try:
+        gc.set_threshold(321, 10, 10)
+        threads = [threading.Thread(target=evaluate) for _ in range(2)]
+        for t in threads:
+            t.start()
+        inside.wait(timeout=10)
+        assert gc.get_threshold()[0] == GEN0
+        leave.set()
+        for t in threads:
+            t.join(timeout=10)
+        assert gc.get_threshold() == (321, 10, 10)
+    finally:
+        gc.set_threshold(*saved)
