@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..data.atoms import BigInt, Keyword
-from ..data.hashmap import EMPTY_MAP, SpellMap, SpellSet, normkey
+from ..data.hashmap import EMPTY_MAP, SpellMap, SpellSet, map_contains, normkey
 from ..data.lookup import get as lookup_get
 from ..data.plist import PList, plist
 from ..data.pvec import pvector as _pvector
@@ -155,6 +155,8 @@ def update_in(D: Any, m: Any, ks: Any, f: Any, *args: Any) -> Any:
 
 @builtin("contains?")
 def contains(coll: Any, key: Any) -> bool:
+    if type(coll) is SpellMap:
+        return map_contains(coll, key)
     if isinstance(coll, (SpellMap, SpellSet)):
         return coll.contains(key)
     t = type(coll)

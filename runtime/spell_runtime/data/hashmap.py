@@ -275,6 +275,25 @@ class SpellMap:
 EMPTY_MAP = SpellMap()
 
 
+def map_get(m: SpellMap, k: Any, default: Any = None) -> Any:
+    """``m.get(k, default)`` as a plain function: one Python frame per lookup instead of two
+    for the callers that already know ``type(m) is SpellMap`` (``get``, keyword calls)."""
+    nk = k if type(k) in _RAW_KEY_TYPES else Key(k)
+    d = m._d
+    if d is not None:
+        e = d.get(nk)
+        return default if e is None else e[1]
+    pos = m._h.get(nk)
+    return default if pos is None else m._ord[pos][1]
+
+
+def map_contains(m: SpellMap, k: Any) -> bool:
+    """``m.contains(k)`` as a plain function (see ``map_get``)."""
+    nk = k if type(k) in _RAW_KEY_TYPES else Key(k)
+    d = m._d
+    return (nk in d) if d is not None else (nk in m._h)
+
+
 def spell_map(*kvs: Any) -> SpellMap:
     """``spell_map(k1, v1, k2, v2, ...)``."""
     return SpellMap.from_pairs(zip(kvs[::2], kvs[1::2]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .atoms import Char
-from .hashmap import SpellMap, SpellSet
+from .hashmap import _RAW_KEY_TYPES, Key, SpellMap, SpellSet
 from .text import is_bmp, to_units
 from .vector import LineVector, PVector
 
@@ -13,9 +13,18 @@ from .vector import LineVector, PVector
 def get(m: Any, k: Any, default: Any = None) -> Any:
     """Clojure ``get``: maps by key (default only when absent), vectors and strings by
     integer index, sets by membership; anything else yields ``default``."""
+    t = type(m)
+    if t is SpellMap:
+        # Inlined map_get: the hottest lookup in Spell programs ((get m :k), (:k m)).
+        nk = k if type(k) in _RAW_KEY_TYPES else Key(k)
+        d = m._d
+        if d is not None:
+            e = d.get(nk)
+            return default if e is None else e[1]
+        pos = m._h.get(nk)
+        return default if pos is None else m._ord[pos][1]
     if isinstance(m, SpellMap):
         return m.get(k, default)
-    t = type(m)
     if t is PVector or t is LineVector:
         if type(k) is int and 0 <= k < len(m):
             return m[k]
