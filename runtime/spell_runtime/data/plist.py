@@ -70,11 +70,7 @@ class PList:
             return value
         if name == "rest":
             n = self.count
-            if n <= 1:
-                tail = EMPTY
-            else:
-                tail = view(object.__getattribute__(self, "_src"), object.__getattribute__(self, "_off") + 1,
-                            n - 1, self.is_seq)
+            tail = EMPTY if n <= 1 else _materialise_after(self, n)
             self.rest = tail
             return tail
         if name == "_src":
@@ -183,6 +179,37 @@ def plist_of(*items: Any) -> PList:
 
 
 # -- views ------------------------------------------------------------------------------
+
+
+_CHUNK = 32
+"""How many cells one ``rest`` of a view materialises: walking a view by ``rest`` then
+costs a plain slot read per step, and one ``__getattr__`` call per chunk."""
+
+
+def _materialise_after(cell: PList, n: int) -> PList:
+    """The next ``_CHUNK`` cells after view ``cell`` (of count ``n`` > 1), linked and filled,
+    the last one left lazy; returns the first of them."""
+    src = object.__getattribute__(cell, "_src")
+    off = object.__getattribute__(cell, "_off")
+    is_seq = cell.is_seq
+    start = off + 1
+    end = start + min(n - 1, _CHUNK)
+    new = PList.__new__
+    nxt: Optional[PList] = None
+    for j in range(end - 1, start - 1, -1):
+        c = new(PList)
+        c.first = src[j]
+        c.count = n - (j - off)
+        c.is_seq = is_seq
+        c.span = None
+        c.child_spans = None
+        c._src = src
+        c._off = j
+        if nxt is not None:
+            c.rest = nxt
+        nxt = c
+    assert nxt is not None
+    return nxt
 
 
 def view(src: Any, off: int, count: int, is_seq: bool = True) -> PList:

@@ -51,7 +51,7 @@ ints = st.lists(st.integers(-5, 5), max_size=8)
 
 
 @settings(max_examples=200, deadline=None)
-@given(ints)
+@given(st.one_of(ints, st.lists(st.integers(), min_size=30, max_size=100)))  # across 32-cell chunks
 def test_rest_next_seq_cons_of_a_vector_match_eager_seqs(xs: list[int]) -> None:
     v = vec(xs)
     assert_same_seq(rest(v), plist(xs[1:], is_seq=True) if len(xs) > 1 else EMPTY)
@@ -59,6 +59,10 @@ def test_rest_next_seq_cons_of_a_vector_match_eager_seqs(xs: list[int]) -> None:
     assert_same_seq(seq(v), plist(xs, is_seq=True) if xs else None)
     assert_same_seq(cons(9, v), PList(9, plist(xs, is_seq=True) if xs else EMPTY, len(xs) + 1, True))
     assert_same_seq(butlast(v), plist(xs[:-1], is_seq=True) if len(xs) > 1 else None)
+    walked = rest(v)
+    for i in range(2, len(xs) + 1):  # every suffix reached by rest, as a loop reaches it
+        walked = rest(walked)
+        assert_same_seq(walked, plist(xs[i:], is_seq=True) if len(xs) > i else EMPTY)
 
 
 @settings(max_examples=300, deadline=None)
