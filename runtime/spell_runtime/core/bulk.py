@@ -24,11 +24,13 @@ Entry points (the builtins below use them now; the emitter can call them for
 inlined pipelines later, with the same contract):
 
 * ``reduce_fast(f, acc, items)`` → ``f`` folded over ``items`` from ``acc``, or ``NO_FAST``;
+  ``reduce1_fast(f, items)`` the same without an initial value;
 * ``map_fast(f, items)`` → ``list`` of ``(f x)``, or ``NO_FAST``;
 * ``filter_fast(pred, items, keep)`` → ``list`` of the ``x`` whose ``(pred x)`` truthiness
   equals ``keep`` (``filter``: True, ``remove``: False), or ``NO_FAST``.
 
-``items`` is a Python list (``PVector.tolist()`` is the cheapest copy of a vector).
+``items`` is a Python list or a C vector (copied with ``tolist()``, its cheapest copy,
+only once a fast path exists for ``f``: a miss costs one dict lookup).
 """
 
 from __future__ import annotations
@@ -179,38 +181,55 @@ def _ready() -> bool:
     return True
 
 
-def reduce_fast(f: Any, acc: Any, items: list[Any]) -> Any:
+def _as_list(items: Any) -> list[Any]:
+    return items if type(items) is list else vector_items(items)
+
+
+def reduce_fast(f: Any, acc: Any, items: Any) -> Any:
     """``(reduce f acc items)`` for a known pure ``f``, or NO_FAST (see the module docstring)."""
     fold = _REDUCERS.get(id(f)) if _ready() else None
-    if fold is None or not items:
+    if fold is None or not len(items):
         return NO_FAST
     try:
-        return fold(acc, items)
+        return fold(acc, _as_list(items))
     except Exception:  # the generic loop re-runs and raises the exact error
         return NO_FAST
 
 
-def map_fast(f: Any, items: list[Any]) -> Any:
+def reduce1_fast(f: Any, items: Any) -> Any:
+    """``(reduce f items)`` (no initial value) for a known pure ``f`` over two or more items, or
+    NO_FAST."""
+    fold = _REDUCERS.get(id(f)) if _ready() else None
+    if fold is None or len(items) < 2:
+        return NO_FAST
+    xs = _as_list(items)
+    try:
+        return fold(xs[0], xs[1:])
+    except Exception:
+        return NO_FAST
+
+
+def map_fast(f: Any, items: Any) -> Any:
     """``(map f items)`` as a list for a known pure ``f``, or NO_FAST."""
     apply_all = _MAPPERS.get(id(f)) if _ready() else None
     if apply_all is None:
         return NO_FAST
     try:
-        return apply_all(items)
+        return apply_all(_as_list(items))
     except Exception:
         return NO_FAST
 
 
-def filter_fast(pred: Any, items: list[Any], keep: bool) -> Any:
+def filter_fast(pred: Any, items: Any, keep: bool) -> Any:
     """The ``x`` of ``items`` whose ``(pred x)`` is truthy (``keep``) or falsy (not ``keep``),
     for a known pure ``pred``; or NO_FAST."""
     select = _PREDICATES.get(id(pred)) if _ready() else None
     if select is None:
         return NO_FAST
     try:
-        return select(items, keep)
+        return select(_as_list(items), keep)
     except Exception:
         return NO_FAST
 
 
-__all__ = ["NO_FAST", "all_longs", "filter_fast", "map_fast", "reduce_fast", "vector_items"]
+__all__ = ["NO_FAST", "all_longs", "filter_fast", "map_fast", "reduce1_fast", "reduce_fast", "vector_items"]

@@ -27,7 +27,7 @@ from ..data.hashmap import SpellMap
 from ..data.pvec import pvector
 from ..data.vector import LineVector, PVector
 from ..errors import HostError
-from .bulk import NO_FAST, reduce_fast, vector_items
+from .bulk import NO_FAST, reduce1_fast, reduce_fast
 from .calling import caller
 from .hostnames import class_name
 from .registry import builtin
@@ -58,11 +58,7 @@ def reduced(x: Any) -> HostObject:
 def reduce_(D: Any, f: Any, init_or_coll: Any, coll: Any = ABSENT) -> Any:
     src = init_or_coll if coll is ABSENT else coll
     if type(src) is PVector:  # a known pure f over a vector: core/bulk.py
-        items = vector_items(src)
-        if coll is not ABSENT:
-            fast = reduce_fast(f, init_or_coll, items)
-        else:
-            fast = reduce_fast(f, items[0], items[1:]) if len(items) > 1 else NO_FAST
+        fast = reduce1_fast(f, src) if coll is ABSENT else reduce_fast(f, init_or_coll, src)
         if fast is not NO_FAST:
             return fast
     g = caller(D, f, 2)

@@ -25,7 +25,7 @@ from ..data.pvec import pvector as _pvector
 from ..data.sorted import natural_compare
 from ..data.text import is_bmp
 from ..data.vector import EMPTY_VECTOR, PVector
-from .bulk import NO_FAST, filter_fast, map_fast, vector_items
+from .bulk import NO_FAST, filter_fast, map_fast
 from .calling import call_fn, caller
 from .registry import builtin
 from .seqs import ABSENT, as_indexable, is_sequential, seq_items, to_iter
@@ -34,7 +34,7 @@ from .seqs import ABSENT, as_indexable, is_sequential, seq_items, to_iter
 @builtin("map", env=True, host="map")
 def map_(D: Any, f: Any, coll: Any) -> Any:
     if type(coll) is PVector:
-        fast = map_fast(f, vector_items(coll))
+        fast = map_fast(f, coll)
         if fast is not NO_FAST:
             return _pvector(fast)
     return _pvector(map(caller(D, f, 1), seq_items(coll)))
@@ -49,7 +49,7 @@ def map_indexed(D: Any, f: Any, coll: Any) -> Any:
 @builtin("filter", env=True, host="filter")
 def filter_(D: Any, pred: Any, coll: Any) -> Any:
     if type(coll) is PVector:
-        fast = filter_fast(pred, vector_items(coll), True)
+        fast = filter_fast(pred, coll, True)
         if fast is not NO_FAST:
             return _pvector(fast)
     g = caller(D, pred, 1)
@@ -59,7 +59,7 @@ def filter_(D: Any, pred: Any, coll: Any) -> Any:
 @builtin("remove", env=True, host="remove")
 def remove(D: Any, pred: Any, coll: Any) -> Any:
     if type(coll) is PVector:
-        fast = filter_fast(pred, vector_items(coll), False)
+        fast = filter_fast(pred, coll, False)
         if fast is not NO_FAST:
             return _pvector(fast)
     g = caller(D, pred, 1)
