@@ -35,6 +35,8 @@ ROWS: list[tuple[str, int, str]] = [
      "(loop [xs (vec (range {n})) k 0] (if (seq xs) (recur (rest xs) (inc k)) k))"),
     ("next of a vector in a loop", 20_000,
      "(loop [xs (vec (range {n})) k 0] (if xs (recur (next xs) (inc k)) k))"),
+    ("take 2 of each suffix reached by rest", 20_000,
+     "(loop [xs (rest (vec (range {n}))) s 0] (if (seq xs) (recur (rest xs) (+ s (count (take 2 xs)))) s))"),
     ("butlast in a loop", 5_000,
      "(loop [xs (vec (range {n})) k 0] (if xs (recur (butlast xs) (inc k)) k))"),
     ("take-last 2 of a growing concat", 4_000,

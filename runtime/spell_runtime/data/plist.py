@@ -245,12 +245,21 @@ def shares_as_seq_tail(cell: PList) -> bool:
 
 
 def view_items(src: Any, off: int, n: int) -> Iterator[Any]:
-    """An iterator over ``src[off:off + n]``, skipping or slicing whichever is cheaper."""
+    """A lazy iterator over ``src[off:off + n]`` whose cost is O(elements consumed).
+
+    Near the start of the source ``islice`` skips the offset at C speed; deeper in
+    (a view reached by many ``rest``s) it would skip O(offset) elements — and a
+    slice would copy O(n) — for consumers that read two (``take``, ``some``), which
+    in a loop is quadratic again, so there each element is fetched by index."""
     if off == 0 and type(src) is not list and n == len(src):
         return iter(src)  # an immutable source: never extended under the iterator
-    if off <= n:
+    if off <= _SKIP:
         return islice(src, off, off + n)
-    return iter(src[off:off + n])
+    return map(src.__getitem__, range(off, off + n))
+
+
+_SKIP = 64
+"""Largest offset ``view_items`` skips with ``islice`` rather than indexing."""
 
 
 def view_slice(cell: PList) -> Any:

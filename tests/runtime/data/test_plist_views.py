@@ -142,3 +142,16 @@ def test_view_over_a_c_vector_reads_lazily_and_caches_cells() -> None:
     assert s.rest is s.rest  # the materialised cell is kept
     assert cells(s) == [(1, 3, True), (2, 2, True), (3, 1, True)]
     assert s.rest.rest.rest is EMPTY
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(), max_size=200), st.integers(0, 200), st.integers(0, 5))
+def test_views_iterate_their_own_elements_at_any_offset(xs: list[int], off: int, extra: int) -> None:
+    src = list(xs) + [None] * extra  # a longer source: the view must stop at its own end
+    n = len(xs) - off
+    if n <= 0:
+        return
+    v = view(src, off, n)
+    assert list(v) == xs[off:]
+    assert list(view(vec(src), off, n)) == xs[off:]
+    assert [v[i] for i in range(n)] == xs[off:]
