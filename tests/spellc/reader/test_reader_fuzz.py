@@ -42,7 +42,9 @@ def test_any_text_reads_or_raises_reader_error(text: str) -> None:
         assert _GENSYM.sub("__N", pr_str(first)) == _GENSYM.sub("__N", pr_str(every[0]))
 
 
-@settings(max_examples=60, deadline=5000)
+# No deadline: a 20,000-deep read takes seconds on a loaded shared machine; what this test checks is that
+# it never overflows the stack, not how fast it is (speed lives in benchmarks/bench_reader.py).
+@settings(max_examples=60, deadline=None)
 @given(st.integers(1, 20_000), st.sampled_from(["(", "[", "{", "#{", "'", "`", "#_", "^:a ", "@", "~", "#(", "#:a{"]))
 def test_deep_nesting_never_overflows_the_stack(depth: int, opener: str) -> None:
     _read_or_error(read_all, opener * depth)
