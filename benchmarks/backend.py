@@ -1,0 +1,140 @@
+"""Every target of issue 12 (the compiler back end), printed as ratios measured side by side in one run.
+
+Run: ``python benchmarks/backend.py`` (``BENCH_REPEAT`` fresh processes per row, default 5).
+The machine these run on is shared and noisy, so each row times its subject and its yardstick
+interleaved in the same run and reports the ratio of medians (architecture.md §2.4, §2.5):
+
+- size of the module ``spellc build`` writes for ``compile-300.spl`` (target ≤ 100 KB);
+- cold compile+run of ``compile-300.spl`` in a fresh process (``spellc`` imported and the builtin
+  library loaded, compiler caches empty) against CPython's ``compile()`` of ``argparse.py`` in that
+  same process (target ≤ ×3);
+- whole ``spellc eval '(+ 1 2)'`` process against ``python -c pass`` (target ≤ ×2.5), and its peak
+  RSS (target ≤ 25 MB);
+- ``python built.py`` with no ``.pyc`` against ``spellc run`` of the source (target ≤ 0.7×).
+
+``PYTHONDONTWRITEBYTECODE=1`` is set for every child; the packages' own bytecode is written first,
+as ``pip install`` would, so start-up rows measure the installed case.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "conformance" / "bench" / "compile-300.spl"
+
+COLD_COMPILE = r"""
+import argparse, sys, time
+import spellc
+from spellc import compiler
+spellc.eval_string("(+ 1 2)")   # the builtin library and helpers load here, not in the timed part
+text = open(sys.argv[1], encoding="utf-8").read()
+t = time.perf_counter()
+spellc.eval_string(text)
+spell = time.perf_counter() - t
+src = open(argparse.__file__, encoding="utf-8").read()
+t = time.perf_counter()
+compile(src, argparse.__file__, "exec")
+cpython = time.perf_counter() - t
+print(spell, cpython)
+"""
+
+
+def _env() -> dict[str, str]:
+    path = os.pathsep.join([str(ROOT), str(ROOT / "runtime")])
+    return dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=path)
+
+
+def _write_package_bytecode() -> None:
+    clean = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "spellc"), str(ROOT / "runtime")],
+                   env=clean, capture_output=True, check=False)
+
+
+def _run_rss(cmd: list[str]) -> tuple[float, int, str]:
+    """(wall seconds, peak RSS in KB, stdout) of one child, reaped with ``wait4`` to read its own peak RSS."""
+    t = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())
+    out = proc.stdout.read() if proc.stdout else b""
+    err = proc.stderr.read() if proc.stderr else b""
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit("%s failed: %s" % (" ".join(cmd), err.decode(errors="replace")[-2000:]))
+    return wall, usage.ru_maxrss, out.decode()
+
+
+def built_size(workdir: Path) -> tuple[int, Path]:
+    out = workdir / "compile300_built.py"
+    _run_rss([sys.executable, "-m", "spellc", "build", str(SHARED), "-o", str(out)])
+    return out.stat().st_size, out
+
+
+def cold_compile(repeat: int) -> tuple[float, float]:
+    spell, cpy = [], []
+    for _ in range(repeat):
+        _, _, out = _run_rss([sys.executable, "-c", COLD_COMPILE, str(SHARED)])
+        s, c = out.split()
+        spell.append(float(s))
+        cpy.append(float(c))
+    return statistics.median(spell), statistics.median(cpy)
+
+
+def startup(repeat: int) -> tuple[float, float, int]:
+    spell, bare, rss = [], [], []
+    for _ in range(repeat):
+        t, _, _ = _run_rss([sys.executable, "-c", "pass"])
+        bare.append(t)
+        t, peak, out = _run_rss([sys.executable, "-m", "spellc", "eval", "(+ 1 2)"])
+        if out.strip() != "3":
+            raise SystemExit("spellc eval printed %r" % out)
+        spell.append(t)
+        rss.append(peak)
+    return statistics.median(spell), statistics.median(bare), max(rss)
+
+
+def built_vs_run(built: Path, repeat: int) -> tuple[float, float, int, int]:
+    run_t, built_t, run_rss, built_rss = [], [], [], []
+    for _ in range(repeat):
+        t, peak, out_run = _run_rss([sys.executable, "-m", "spellc", "run", str(SHARED)])
+        run_t.append(t)
+        run_rss.append(peak)
+        t, peak, out_built = _run_rss([sys.executable, str(built)])
+        built_t.append(t)
+        built_rss.append(peak)
+        if out_run.strip() != out_built.strip():
+            raise SystemExit("built module printed %r, spellc run %r" % (out_built[:200], out_run[:200]))
+    return statistics.median(built_t), statistics.median(run_t), max(built_rss), max(run_rss)
+
+
+def main() -> None:
+    repeat = int(os.environ.get("BENCH_REPEAT", "5"))
+    _write_package_bytecode()
+    print("| measure | value | yardstick | ratio | target |")
+    print("|---|---:|---:|---:|---:|")
+    with tempfile.TemporaryDirectory() as tmp:
+        size, built = built_size(Path(tmp))
+        print("| `spellc build` of compile-300.spl (%d B source) | %.1f KB | — | ×%.1f of source | ≤ 100 KB |"
+              % (SHARED.stat().st_size, size / 1024, size / SHARED.stat().st_size))
+        s, c = cold_compile(repeat)
+        print("| cold compile+run of compile-300 vs `compile()` of argparse.py | %.1f ms | %.1f ms | ×%.2f | ≤ ×3 |"
+              % (s * 1000, c * 1000, s / c))
+        s, b, rss = startup(repeat)
+        print("| `spellc eval '(+ 1 2)'` vs `python -c pass` | %.0f ms | %.0f ms | ×%.2f | ≤ ×2.5 |"
+              % (s * 1000, b * 1000, s / b))
+        print("| peak RSS of `spellc eval '(+ 1 2)'` | %.1f MB | — | — | ≤ 25 MB |" % (rss / 1024))
+        bt, rt, brss, rrss = built_vs_run(built, repeat)
+        print("| `python built.py` (no .pyc) vs `spellc run` of the source | %.0f ms | %.0f ms | %.2f× | ≤ 0.7× |"
+              % (bt * 1000, rt * 1000, bt / rt))
+        print("| peak RSS: built.py / spellc run | %.1f MB | %.1f MB | — | — |" % (brss / 1024, rrss / 1024))
+
+
+if __name__ == "__main__":
+    main()
