@@ -285,6 +285,36 @@ def _position_at(tb: Optional[TracebackType]) -> Optional[tuple[Any, ...]]:
     return None
 
 
+class SpanTable(dict[Any, Any]):
+    """A position table for code whose positions are not the Spell ones (``spellc build`` output).
+
+    A module compiled from the emitter's AST carries Spell positions, unique per call site, so its
+    table is a plain dict looked up exactly. Text written by ``spellc build`` is positioned by
+    CPython from the text itself, so every node of a call site has its own position there; rather
+    than one entry per node, this table keeps one span per call form (the text of all the code
+    generated for it) and a failing instruction belongs to the innermost span that contains it.
+    """
+
+    def __init__(self, spans: list[tuple[int, int, int, int, Any]]) -> None:
+        super().__init__()
+        self.spans = spans
+
+    def get(self, pos: Any, default: Any = None) -> Any:
+        """The call form of the innermost span holding ``pos`` = (line, end line, col, end col)."""
+        line, eline, col, ecol = pos
+        if line is None or col is None:
+            return default
+        start, end = (line, col), (eline if eline is not None else line, ecol if ecol is not None else col)
+        best: Any = default
+        best_key: tuple[int, int, int, int] = (-1, -1, 0, 0)
+        for sl, sc, el, ec, form in self.spans:
+            if (sl, sc) <= start and end <= (el, ec):
+                key = (sl, sc, -el, -ec)  # latest start, then earliest end: the innermost span
+                if key > best_key:
+                    best_key, best = key, form
+        return best
+
+
 def host_message(e: BaseException) -> str:
     """The Spell-facing text of a host exception."""
     if isinstance(e, HostError):

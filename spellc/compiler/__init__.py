@@ -75,7 +75,7 @@ def _exec_module(mod: ast.Module, emitter: Emitter, filename: str, via_source: b
     table = emitter.table
     if via_source:
         source = ast.unparse(mod)
-        table = remap_positions(mod, source, table)
+        table = support.SpanTable(call_spans(mod, source, table))
         code = compile(source, filename, "exec")
     else:
         code = compile(mod, filename, "exec")
@@ -86,22 +86,31 @@ def _exec_module(mod: ast.Module, emitter: Emitter, filename: str, via_source: b
     return ns
 
 
-def remap_positions(mod: ast.Module, source: str, table: dict[Any, Any]) -> dict[Any, Any]:
-    """Re-key a position table for code compiled from ``ast.unparse`` text instead of the AST.
+def call_spans(mod: ast.Module, source: str, table: dict[Any, Any]) -> list[tuple[int, int, int, int, Any]]:
+    """One (line, col, end line, end col, form) span per call form, for code compiled from ``source``,
+    the ``ast.unparse`` text of ``mod`` (the path ``spellc build`` takes; see ``support.SpanTable``).
 
-    The unparsed source parses back to the same tree, so walking both trees in step pairs
-    each generated node with its position in the text.
+    The unparsed source parses back to the same tree, so walking both trees in step pairs each
+    generated node with its place in the text; a call form's span covers every node stamped with
+    its (unique) call position.
     """
-    out: dict[Any, Any] = {}
+    spans: dict[Any, list[int]] = {}
     for a, b in zip(ast.walk(mod), ast.walk(ast.parse(source))):
         if type(a) is not type(b):
             break
         if isinstance(a, (ast.expr, ast.stmt)) and isinstance(b, (ast.expr, ast.stmt)):
             key = (a.lineno, a.end_lineno, a.col_offset, a.end_col_offset)
-            form = table.get(key)
-            if form is not None:
-                out[(b.lineno, b.end_lineno, b.col_offset, b.end_col_offset)] = form
-    return out
+            if key in table:
+                el, ec = b.end_lineno or b.lineno, b.end_col_offset or 0
+                span = spans.get(key)
+                if span is None:
+                    spans[key] = [b.lineno, b.col_offset, el, ec]
+                else:
+                    if (b.lineno, b.col_offset) < (span[0], span[1]):
+                        span[0], span[1] = b.lineno, b.col_offset
+                    if (el, ec) > (span[2], span[3]):
+                        span[2], span[3] = el, ec
+    return [(sl, sc, el, ec, table[key]) for key, (sl, sc, el, ec) in spans.items()]
 
 
 def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[str] = None,
@@ -187,13 +196,15 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     body = ast.unparse(mod)
     # Host failures are attributed by position, so the table is keyed by positions in this very file.
     offset = header.count("\n")
-    table = {(k[0] + offset, k[1] + offset, k[2], k[3]): form
-             for k, form in remap_positions(mod, body, emitter.table).items()}
+    names = {id(value): name for name, value in emitter.consts.items()}
+    spans = [ast.Tuple(elts=[ast.Constant(sl + offset), ast.Constant(sc), ast.Constant(el + offset), ast.Constant(ec),
+                             ast.Name(id=names[id(f)], ctx=ast.Load()) if id(f) in names else writer.expr(f)],
+                       ctx=ast.Load())
+             for sl, sc, el, ec, f in call_spans(mod, body, emitter.table)]
     table_mod = ast.Module(body=[ast.Assign(
         targets=[ast.Name(id="_T", ctx=ast.Store())],
-        value=ast.Dict(keys=[writer.expr(k) for k in table],
-                       values=[ast.Name(id=n, ctx=ast.Load()) if (n := _const_name(emitter, f)) else writer.expr(f)
-                               for f in table.values()]))], type_ignores=[])
+        value=ast.Call(func=ast.Name(id="SpanTable", ctx=ast.Load()), args=[ast.List(elts=spans, ctx=ast.Load())],
+                       keywords=[]))], type_ignores=[])
     table_src = ast.unparse(ast.fix_missing_locations(table_mod))
     unit_names = ", ".join("_unit%d" % i for i in range(len(forms)))
     return "".join([
@@ -221,13 +232,6 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
         "else:\n",
         "    value = run()\n",
     ])
-
-
-def _const_name(emitter: Emitter, form: Any) -> Optional[str]:
-    for name, value in emitter.consts.items():
-        if value is form:
-            return name
-    return None
 
 
 def run_form(D: dict[Any, Any], form: Any, source_name: str = "<spell>",
