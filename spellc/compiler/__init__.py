@@ -187,8 +187,7 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
         node, _ = analyze_form(form)
         units.append(emitter.unit_function(node, "_unit%d" % i))
     writer = ConstantWriter()
-    consts = [ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=writer.expr(value))
-              for name, value in emitter.consts.items()]
+    consts = writer.assignments(emitter.consts)
     mod = ast.Module(body=[*consts, *emitter.functions, *units], type_ignores=[])
     ast.fix_missing_locations(mod)
     header = '"""Compiled from %s by spellc %s. Imports only the Spell runtime."""\n\n%s\n' % (
@@ -197,7 +196,7 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     # Host failures are attributed by position, so the table is keyed by positions in this very file.
     offset = header.count("\n")
     names = {id(value): name for name, value in emitter.consts.items()}
-    spans = [ast.Tuple(elts=[ast.Constant(sl + offset), ast.Constant(sc), ast.Constant(el + offset), ast.Constant(ec),
+    spans: list[ast.expr] = [ast.Tuple(elts=[ast.Constant(sl + offset), ast.Constant(sc), ast.Constant(el + offset), ast.Constant(ec),
                              ast.Name(id=names[id(f)], ctx=ast.Load()) if id(f) in names else writer.expr(f)],
                        ctx=ast.Load())
              for sl, sc, el, ec, f in call_spans(mod, body, emitter.table)]

@@ -71,17 +71,63 @@ def _builtin_index() -> dict[int, ast.expr]:
 
 
 class ConstantWriter:
-    """Builds constructor expressions, sharing nothing between calls except the builtin index."""
+    """Builds constructor expressions for constants, writing a value that already has a name as that name.
+
+    ``assignments`` writes a module's constants so that each distinct form is built once: a
+    sub-form that is itself a named constant (the emitter names every call form, and calls nest)
+    is referred to by name, after its own assignment, and constants whose constructor text is
+    equal share one object.
+    """
 
     def __init__(self) -> None:
         self._index: Optional[dict[int, ast.expr]] = None
+        self._names: dict[int, str] = {}  # id(value) -> name, for values already assigned
+
+    def assignments(self, consts: dict[str, Any]) -> list[ast.stmt]:
+        """``name = constructor`` for each constant, sub-forms first, sharing named sub-forms."""
+        consts = _name_shared(consts)
+        by_name = dict(consts)  # not written yet
+        pending = {id(v): n for n, v in consts.items()}
+        out: list[ast.stmt] = []
+        by_text: dict[str, str] = {}
+
+        def write(name: str) -> None:
+            if name not in by_name:
+                return
+            del by_name[name]
+            for sub in _children(consts[name]):  # sub-forms first, so they can be referred to
+                sub_name = pending.get(id(sub))
+                if sub_name is not None and sub_name in by_name:
+                    write(sub_name)
+            e = self._expr(consts[name], top=True)
+            text = ast.unparse(e)
+            same = by_text.get(text)
+            if same is not None:
+                e = P.name(same)
+            else:
+                by_text[text] = name
+            out.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=e))
+            self._names[id(consts[name])] = name
+
+        for name in list(consts):
+            if name in by_name:
+                write(name)
+        return out
+
+    def expr(self, v: Any) -> ast.expr:
+        """A constructor expression for ``v`` (named constants already written appear as their names)."""
+        return self._expr(v, top=True)
 
     def builtin_ref(self, value: Any) -> Optional[ast.expr]:
         if self._index is None:
             self._index = _builtin_index()
         return self._index.get(id(value))
 
-    def expr(self, v: Any) -> ast.expr:
+    def _expr(self, v: Any, top: bool = False) -> ast.expr:
+        if not top:
+            name = self._names.get(id(v))
+            if name is not None:
+                return P.name(name)
         t = type(v)
         if v is None or t is bool or t is str or t is int:
             return P.const(v)
@@ -92,7 +138,7 @@ class ConstantWriter:
         if t is BigInt:
             return P.call(P.name("BigInt"), P.const(int(v)))
         if t is Float32:
-            return P.call(P.name("Float32"), self.expr(float(v)))
+            return P.call(P.name("Float32"), self._expr(float(v)))
         if t is Fraction:
             return P.call(P.name("Fraction"), P.const(v.numerator), P.const(v.denominator))
         if t is Decimal:
@@ -111,26 +157,62 @@ class ConstantWriter:
                 return P.call(P.name("HostObject"), P.const(v.class_name), P.const(v.payload))
             raise UnsupportedConstant(v.class_name)
         if t is PList:
-            call = P.call(P.name("plist"), P.list_([self.expr(x) for x in v]))
+            call = P.call(P.name("plist"), P.list_([self._expr(x) for x in v]))
             if v.is_seq:
                 call.keywords.append(ast.keyword(arg="is_seq", value=P.const(True)))
             return call
         if t is PVector:
-            return P.call(P.name("vec"), P.list_([self.expr(x) for x in v]))
+            return P.call(P.name("vec"), P.list_([self._expr(x) for x in v]))
         if t is LineVector:
             segs = P.tuple_([P.tuple_([P.const(s), P.const(n)]) for s, n in v.segments])
-            return P.call(P.name("LineVector"), self.expr(v.items), segs)
+            return P.call(P.name("LineVector"), self._expr(v.items), segs)
         if t is SpellFn:
-            return P.call(P.name("SpellFn"), self.expr(v.params), self.expr(v.body))
+            return P.call(P.name("SpellFn"), self._expr(v.params), self._expr(v.body))
         if isinstance(v, SpellMap):
-            pairs = [P.tuple_([self.expr(k), self.expr(x)]) for k, x in v.items()]
+            pairs = [P.tuple_([self._expr(k), self._expr(x)]) for k, x in v.items()]
             return P.call(P.attr(P.name("SpellMap"), "from_pairs"), P.list_(pairs))
         if t is SpellSet:
-            return P.call(P.attr(P.name("SpellSet"), "from_items"), P.list_([self.expr(x) for x in v]))
+            return P.call(P.attr(P.name("SpellSet"), "from_items"), P.list_([self._expr(x) for x in v]))
         if t is tuple:
-            return P.tuple_([self.expr(x) for x in v])
+            return P.tuple_([self._expr(x) for x in v])
         ref = self.builtin_ref(v)
         if ref is not None:
             return ref
         info = INFO.get(id(v))
         raise UnsupportedConstant(info.name if info is not None else repr(v))
+
+
+def _children(v: Any) -> list[Any]:
+    """The values a constant is built from (what ``ConstantWriter`` may share by name)."""
+    t = type(v)
+    if t is PList or t is PVector or t is tuple or t is SpellSet:
+        return list(v)
+    if t is LineVector:
+        return list(v.items)
+    if t is SpellFn:
+        return [v.params, v.body]
+    if isinstance(v, SpellMap):
+        return [x for kv in v.items() for x in kv]
+    return []
+
+
+def _name_shared(consts: dict[str, Any]) -> dict[str, Any]:
+    """``consts`` plus a name (``_s<n>``) for every unnamed non-literal value that occurs in two places."""
+    named = {id(v) for v in consts.values()}
+    seen: dict[int, Any] = {}
+    shared: dict[int, Any] = {}
+    stack = [c for v in consts.values() for c in _children(v)]
+    while stack:  # iterative: forms can nest deeper than the C stack allows recursion
+        v = stack.pop()
+        t = type(v)
+        if v is None or t is bool or t is str or t is int or t is float:
+            continue
+        if id(v) in seen:
+            if id(v) not in named:
+                shared[id(v)] = v
+            continue
+        seen[id(v)] = v
+        stack.extend(_children(v))
+    out = {"_s%d" % i: v for i, v in enumerate(shared.values())}
+    out.update(consts)
+    return out
