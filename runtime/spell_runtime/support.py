@@ -16,6 +16,7 @@ runs on the success path.
 
 from __future__ import annotations
 
+import operator
 import sys
 from collections.abc import Callable
 from types import CodeType, TracebackType
@@ -171,15 +172,17 @@ def call_host(D: dict[Any, Any], f: Any, args: tuple[Any, ...]) -> Any:
         raise e
 
 
-def macro_call(D: dict[Any, Any], m: SpellMap, form: PList, name: str) -> tuple[Any, Optional[list[Any]]]:
+def macro_call(D: dict[Any, Any], m: SpellMap, form: PList, undo: Optional[list[Any]]) -> tuple[Any, Any]:
     """Expand a user macro call and evaluate the expansion (language.md §10.2).
 
-    Returns (value, undo list of the expansion's escaping defs) for the call site's scope.
+    Returns (value, the call site scope's undo list ``undo`` extended with the expansion's
+    escaping defs); the emitter assigns the second back to the scope's undo variable.
     """
     from .hooks import eval_expansion, expand_user_macro
 
-    expansion = expand_user_macro(D, m, form, name)
-    return eval_expansion(D, expansion)  # type: ignore[no-any-return]
+    expansion = expand_user_macro(D, m, form, str(form.first))
+    value, more = eval_expansion(D, expansion)
+    return value, merge_undo(undo, more)
 
 
 def check_macro(f: Any) -> bool:
@@ -204,6 +207,15 @@ def recur_again(code: Callable[..., Any], D: dict[Any, Any], head: Any, vals: tu
     if len(vals) != arity:
         raise SpellError("Wrong number of args: expected %d, got %d" % (arity, len(vals)), form)
     return code(D, head, *vals)
+
+
+def recur_value(code: Callable[..., Any], D: dict[Any, Any], head: Any, v: Any, arity: int, form: Any) -> Any:
+    """A map-typed tail value of a directly applied function: a recur request re-runs the function
+    with its values (§8.1 step 5, Q17); any other map is the function's value."""
+    vals = recur_of(v)
+    if vals is None:
+        return v
+    return recur_again(code, D, head, vals, arity, form)
 
 
 _restaled: dict[Any, Callable[..., Any]] = {}
@@ -587,12 +599,13 @@ def compiled_namespace() -> dict[str, Any]:
 
     load()
     return {
+        "_is": operator.is_,
         "_MISS": MISS, "_NOTHING": NOTHING, "_SpellFn": SpellFn, "_SpellError": SpellError,
         "_SpellMap": _SM, "_RecurMarker": RecurMarker,
         "_miss": miss, "_ns_path": ns_path, "_ns_static": ns_static,
         "_rec": rec, "_unwind": unwind, "_merge_undo": merge_undo,
         "_apply": apply_fn, "_macro_call": macro_call, "_is_macro": check_macro,
-        "_recur_of": recur_of, "_make_recur": make_recur, "_recur_again": recur_again, "_stale": stale, "_subunits": subunits, "_EPOCH": EPOCH, "_throw": throw,
+        "_recur_of": recur_of, "_make_recur": make_recur, "_recur_again": recur_again, "_recur_value": recur_value, "_restore": restore, "_stale": stale, "_subunits": subunits, "_EPOCH": EPOCH, "_throw": throw,
         "_throw_now": throw_now, "_fail": fail, "_fail_now": fail_now,
         "_host_fail_now": host_fail_now, "_conv": conv, "_seq_fail": seq_fail,
         "_fn_fail": fn_fail, "_priv_fail": priv_fail, "_caught": caught_value, "_reenter": reenter_failure_env,

@@ -238,17 +238,17 @@ class Emitter:
         out: list[ast.stmt] = []
         if tail.kind == "return":
             if may_be_map and tail.fn_arity >= 0:
+                # A recur request that arrives as a value (Q17; rare: only maps can be one) re-enters
+                # the function by a call in ``_recur_value`` rather than a loop, which keeps the
+                # common path free of loop bookkeeping.
                 v = self.tmp("_v")
-                rv = self.tmp("_rv")
-                out.append(P.assign(v, value))
-                check = P.and_(P.is_not(P.name("_H"), P.const(None)), self._maybe_marker(v),
-                               P.is_not(P.walrus(rv, P.callname("_recur_of", P.name(v))), P.const(None)))
-                # A recur request that arrives as a value (Q17; rare) re-enters the function by a call
-                # rather than a loop, which keeps the common path free of loop bookkeeping.
-                again = P.callname("_recur_again", P.name(tail.fn_name), P.name("D"), P.name("_H"), P.name(rv),
+                ty = self.tmp("_ty")
+                plain = P.or_(P.and_(P.is_not(P.walrus(ty, P.callname("type", P.walrus(v, value))), P.name("_SpellMap")),
+                                     P.is_not(P.name(ty), P.name("_RecurMarker"))),
+                              P.is_(P.name("_H"), P.const(None)))
+                again = P.callname("_recur_value", P.name(tail.fn_name), P.name("D"), P.name("_H"), P.name(v),
                                    P.const(tail.fn_arity), self.const(tail.fn_form))
-                out.append(P.if_(check, [P.ret(again)]))
-                out.append(P.ret(P.name(v)))
+                out.append(P.ret(P.ifexp(plain, P.name(v), again)))
             else:
                 out.append(P.ret(value))
         else:
@@ -482,9 +482,7 @@ class Emitter:
             self.saved_var[s] = o
             sc = self.const(s)
             saves.append(P.assign(o, P.call(P.attr(P.name("D"), "get"), sc, P.name("_MISS"))))
-            restores.append(P.if_(P.is_(P.name(o), P.name("_MISS")),
-                                  [P.expr_stmt(P.call(P.attr(P.name("D"), "pop"), sc, P.const(None)))],
-                                  [P.assign_item(P.name("D"), sc, P.name(o))]))
+            restores.append(P.expr_stmt(P.callname("_restore", P.name("D"), sc, P.name(o))))
         restores.reverse()
         return saves, restores
 
@@ -841,8 +839,8 @@ class Emitter:
         if op in ("add", "sub", "mul", "lt", "gt", "le", "ge"):
             ops = [self._operand(args[0]), self._operand(args[1])]
             (_, a, ac), (_, b, bc) = ops
-            if type(ac) is int and type(bc) is int:
-                return P.callname("_op_" + op, a, b)
+            if type(ac) is int and type(bc) is int or _known_non_int(ac) or _known_non_int(bc):
+                return P.callname("_op_" + op, args[0], args[1])  # no inline fast path can apply
             # Evaluate both operands, in order, while testing the ones not known to be longs.
             parts: list[ast.expr] = []
             typed = True
@@ -875,8 +873,8 @@ class Emitter:
         if op in ("inc", "dec"):
             ae, a, ac = self._operand(args[0])
             r = self.tmp("_r")
-            if type(ac) is int:
-                return P.callname("_op_" + op, a)
+            if type(ac) is int or _known_non_int(ac):
+                return P.callname("_op_" + op, args[0])
             if ac is KNOWN_INT:
                 pyop1: ast.operator = ast.Add() if op == "inc" else ast.Sub()
                 bound1 = (P.compare(P.walrus(r, P.binop(ae, pyop1, P.const(1))), ast.LtE(), P.const(LONG_MAX))
@@ -895,6 +893,8 @@ class Emitter:
             return P.callname("_op_neg", ae)
         if op in ("zero", "pos", "negp"):
             ae, a, ac = self._operand(args[0])
+            if _known_non_int(ac):
+                return P.callname("_op_" + op, args[0])
             zcmp: ast.cmpop = {"zero": ast.Eq(), "pos": ast.Gt(), "negp": ast.Lt()}[op]
             return P.ifexp(P.is_(P.callname("type", ae), P.name("int")), P.compare(a, zcmp, P.const(0)),
                            P.callname("_op_" + op, a))
@@ -960,41 +960,54 @@ class Emitter:
             return self._call_expr(node, head, args, scope, pos)
 
     def _call_expr(self, node: ir.Call, head: Result, args: list[Result], scope: Scope, pos: Pos) -> Result:
+        """A call site as one expression: the common case inline, every rare path in a runtime helper.
+
+        Shape (architecture.md §2.5)::
+
+            f.code(D, head_form, a1, a2) if type(f) is _SpellFn and f.arity == 2 else _apply(D, f, form, (a1, a2))
+
+        preceded, when the head could name a user macro, by the macro test that must run before
+        any argument is evaluated (a Spell function is never a macro: that type test comes first)
+        and whose rare branch, ``_macro_call``, also merges the expansion's escaping defs into the
+        scope's undo list. Arguments that are literals or Python locals are used in place; others
+        are evaluated once, in order, into temporaries.
+        """
         n = len(args)
         form_c = self.const(node.form)
-        head_form_c = self.const(node.form.first)
         f = self.tmp("_f")
         if head.stmts or any(a.stmts for a in args):
             return self._call_stmts(node, head, args, scope, pos, f)
-        arg_names = [self.tmp("_a") for _ in args]
+        evals: list[ast.expr] = []
+        arg_exprs: list[ast.expr] = []
+        for a in args:
+            if isinstance(a.expr, (ast.Constant, ast.Name)):  # a literal, a constant or a Python local
+                arg_exprs.append(a.expr)
+            else:
+                an = self.tmp("_a")
+                evals.append(P.is_not(P.walrus(an, a.expr), P.name("_NOTHING")))
+                arg_exprs.append(P.name(an))
         ty = self.tmp("_ty")
         head_type = P.name(ty) if node.maybe_macro else P.callname("type", P.name(f))
         dispatch = P.ifexp(
             P.and_(P.is_(head_type, P.name("_SpellFn")),
                    P.compare(P.attr(P.name(f), "arity"), ast.Eq(), P.const(n))),
-            P.call(P.attr(P.name(f), "code"), P.name("D"), head_form_c, *[P.name(a) for a in arg_names]),
-            P.callname("_apply", P.name("D"), P.name(f), form_c, P.tuple_([P.name(a) for a in arg_names])))
-        evals = [P.is_not(P.walrus(an, a.expr), P.name("_NOTHING")) for an, a in zip(arg_names, args)]
+            P.call(P.attr(P.name(f), "code"), P.name("D"), self.const(node.form.first), *arg_exprs),
+            P.callname("_apply", P.name("D"), P.name(f), form_c, P.tuple_(arg_exprs)))
         if node.maybe_macro:
-            # A Spell function is never a macro: test for it first, taking the head's type once.
             not_macro = P.or_(P.is_(P.walrus(ty, P.callname("type", P.walrus(f, head.expr))), P.name("_SpellFn")),
-                              P.not_(P.and_(P.is_(P.name(ty), P.name("_SpellMap")),
-                                            P.callname("_is_macro", P.name(f)))))
+                              P.not_(P.callname("_is_macro", P.name(f))))
             cond = P.and_(not_macro, P.bitand(*evals)) if evals else not_macro
             mv = self.tmp("_mr")
             scope.used = True
-            macro = P.or_(
-                P.is_(P.walrus(scope.undo, P.callname("_merge_undo", P.name(scope.undo),
-                                                      P.subscript(P.walrus(mv, P.callname(
-                                                          "_macro_call", P.name("D"), P.name(f), form_c,
-                                                          P.const(str(node.form.first)))), P.const(1)))),
-                      P.name("_NOTHING")),
+            macro = P.or_(P.is_(P.walrus(scope.undo, P.subscript(P.walrus(mv, P.callname(
+                "_macro_call", P.name("D"), P.name(f), form_c, P.name(scope.undo))), P.const(1))), P.name("_NOTHING")),
                 P.subscript(P.name(mv), P.const(0)))
-            e = P.ifexp(cond, dispatch, macro)
-        else:
-            cond = P.bitand(P.is_not(P.walrus(f, head.expr), P.name("_NOTHING")), *evals)
-            e = P.ifexp(cond, dispatch, P.const(None))
-        return Result([], e)
+            return Result([], P.ifexp(cond, dispatch, macro))
+        if not evals:
+            return Result([], P.ifexp(P.is_not(P.walrus(f, head.expr), P.name("_NOTHING")), dispatch,
+                                      P.const(None)))
+        cond = P.bitand(P.is_not(P.walrus(f, head.expr), P.name("_NOTHING")), *evals)
+        return Result([], P.ifexp(cond, dispatch, P.const(None)))
 
     def _call_stmts(self, node: ir.Call, head: Result, args: list[Result], scope: Scope, pos: Pos,
                     f: str) -> Result:
@@ -1019,10 +1032,8 @@ class Emitter:
         if node.maybe_macro:
             scope.used = True
             mv = self.tmp("_mr")
-            macro = [P.assign(mv, P.callname("_macro_call", P.name("D"), P.name(f), form_c,
-                                             P.const(str(node.form.first)))),
-                     P.assign(scope.undo, P.callname("_merge_undo", P.name(scope.undo),
-                                                     P.subscript(P.name(mv), P.const(1)))),
+            macro = [P.assign(mv, P.callname("_macro_call", P.name("D"), P.name(f), form_c, P.name(scope.undo))),
+                     P.assign(scope.undo, P.subscript(P.name(mv), P.const(1))),
                      P.assign(r, P.subscript(P.name(mv), P.const(0)))]
             out.append(P.if_(P.callname("_is_macro", P.name(f)), macro, dispatch))
         else:
@@ -1039,6 +1050,11 @@ KNOWN_INT: Any = _KnownInt()
 
 def _is_int(c: Any) -> bool:
     return type(c) is int or c is KNOWN_INT
+
+
+def _known_non_int(c: Any) -> bool:
+    """An operand's known constant value that is certainly not a long (a float literal, a ratio...)."""
+    return c is not None and type(c) is not int and c is not KNOWN_INT
 
 
 def _long_min() -> ast.expr:

@@ -106,11 +106,22 @@ def walrus(target: str, value: ast.expr) -> ast.NamedExpr:
     return _s(ast.NamedExpr(target=store(target), value=value))
 
 
-def is_(a: ast.expr, b: ast.expr) -> ast.Compare:
+def _literal(e: ast.expr) -> bool:
+    """A literal CPython warns about in an ``is`` test ("is" with a literal: SyntaxWarning)."""
+    return isinstance(e, ast.Constant) and not (e.value is None or e.value is True or e.value is False)
+
+
+def is_(a: ast.expr, b: ast.expr) -> ast.expr:
+    """``a is b``; with a literal operand (``(true? 1)``), the runtime's ``_is`` so CPython never warns."""
+    if _literal(a) or _literal(b):
+        return call(name("_is"), a, b)
     return _s(ast.Compare(left=a, ops=[ast.Is()], comparators=[b]))
 
 
-def is_not(a: ast.expr, b: ast.expr) -> ast.Compare:
+def is_not(a: ast.expr, b: ast.expr) -> ast.expr:
+    """``a is not b`` (see ``is_``)."""
+    if _literal(a) or _literal(b):
+        return not_(call(name("_is"), a, b))
     return _s(ast.Compare(left=a, ops=[ast.IsNot()], comparators=[b]))
 
 
