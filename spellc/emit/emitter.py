@@ -111,6 +111,10 @@ class Emitter:
         # Python locals / expressions known to hold longs (see analyze.privacy.int_loop_vars).
         self.int_vars: set[str] = set()
         self.int_exprs: set[int] = set()
+        # True while emitting inside a body sequence whose handler marks the failing element: the
+        # outermost marking in a Python function wins (support.seq_fail), so sequences nested in it
+        # need no handler and no element counter of their own.
+        self.marking = False
 
     # ------------------------------------------------------------------ names and constants
     def tmp(self, prefix: str = "_t") -> str:
@@ -155,7 +159,11 @@ class Emitter:
         """The unit's function; the ``fn`` bodies it needs accumulate in ``self.functions``."""
         scope = Scope("_U", always_list=True)
         info = FnInfo(is_fn=False)
-        body = self.tail_stmts(node, scope, Tail("return"), info)
+        saved_marking, self.marking = self.marking, False
+        try:
+            body = self.tail_stmts(node, scope, Tail("return"), info)
+        finally:
+            self.marking = saved_marking
         handler = [P.raise_(P.callname("_conv", P.name("_e"), P.name("D"), P.name("_T")))]
         fn = P.fndef(fname, ["D", "_U"], [P.try_(body, "_e", handler)])
         return fn
@@ -443,11 +451,34 @@ class Emitter:
                 return [P.assign(result_var, P.const(None))]
             return []
         n = len(node.body)
+        nested = bare_ci is None and self.marking
         ci = bare_ci or self.tmp("_ci")
+        saved_marking = self.marking
+        self.marking = True
+        try:
+            body = self._seq_elements(node, scope, info, tail, result_var, ci, counted=not nested)
+        finally:
+            self.marking = saved_marking
+        if nested or bare_ci is not None:
+            return body
+        if all(_cannot_fail(el) for el in node.body):
+            return body
+        skipped = len(node.elems) - n
+        index: ast.expr = P.name(ci) if n > 1 else P.const(skipped)
+        handler = [P.raise_(P.callname("_seq_fail", P.name("_e"), P.name("D"), P.name("_T"),
+                                       self.const(node.elems), index))]
+        prologue: list[ast.stmt] = [P.assign(ci, P.const(0))] if n > 1 else []
+        st = P.try_(body, "_e", handler)
+        return prologue + [st]
+
+    def _seq_elements(self, node: ir.Seq, scope: Scope, info: FnInfo, tail: Optional[Tail],
+                      result_var: Optional[str], ci: str, counted: bool) -> list[ast.stmt]:
+        """The statements of a body sequence's elements (``counted``: keep ``ci`` = the running element)."""
+        n = len(node.body)
         body: list[ast.stmt] = []
         skipped = len(node.elems) - n  # elements folded into a leading SubUnits node
         for i, el in enumerate(node.body):
-            if n > 1:
+            if n > 1 and counted:
                 # -1 while sub-units run: they mark their own failing element
                 body.append(P.assign(ci, P.const(-1 if isinstance(el, ir.SubUnits) else i + skipped)))
             last = i == n - 1
@@ -461,16 +492,7 @@ class Emitter:
                 body.append(P.assign(result_var, res.expr))
             else:
                 body.extend(self.stmts(el, scope, info))
-        if bare_ci is not None:
-            return body
-        if all(_cannot_fail(el) for el in node.body):
-            return body
-        index: ast.expr = P.name(ci) if n > 1 else P.const(skipped)
-        handler = [P.raise_(P.callname("_seq_fail", P.name("_e"), P.name("D"), P.name("_T"),
-                                       self.const(node.elems), index))]
-        prologue: list[ast.stmt] = [P.assign(ci, P.const(0))] if n > 1 else []
-        st = P.try_(body, "_e", handler)
-        return prologue + [st]
+        return body
 
     # ------------------------------------------------------------------ binding scopes
     def _saves(self, syms: tuple[Symbol, ...], pos: Optional[Pos]) -> tuple[list[ast.stmt], list[ast.stmt]]:
@@ -753,10 +775,16 @@ class Emitter:
 
     def try_stmts(self, node: ir.Try, scope: Scope, info: FnInfo, tail: Optional[Tail],
                   result_var: Optional[str] = None) -> list[ast.stmt]:
-        if tail is not None:
-            body = self.seq_stmts(node.body, scope, info, tail)
-        else:
-            body = self.seq_stmts(node.body, scope, info, None, result_var=result_var)
+        # The body keeps its own converting handler: ``catch`` sees only Spell errors, so host
+        # failures must become Spell errors inside the ``try`` (see ``marking``).
+        saved_marking, self.marking = self.marking, node.handler is None and self.marking
+        try:
+            if tail is not None:
+                body = self.seq_stmts(node.body, scope, info, tail)
+            else:
+                body = self.seq_stmts(node.body, scope, info, None, result_var=result_var)
+        finally:
+            self.marking = saved_marking
         if node.handler is None:
             return body
         scope.used = True
