@@ -514,7 +514,7 @@ class Emitter:
             st = P.assign_item(P.name("D"), self.const(pattern), value)
             return [st]
         k, v = self.tmp("_bk"), self.tmp("_bv")
-        loop = P.node(ast.For(target=P.node(ast.Tuple(elts=[P.store(k), P.store(v)], ctx=ast.Store())),
+        loop = P.node(ast.For(target=P.node(ast.Tuple(elts=[P.store(k), P.store(v)], ctx=P.STORE)),
                        iter=P.callname("_destructure", self.const(pattern), value),
                               body=[P.assign_item(P.name("D"), P.name(k), P.name(v))], orelse=[]))
         return [loop]
@@ -637,7 +637,7 @@ class Emitter:
     def _loop_rebind_now(self, tail: Tail, vals: ast.expr) -> list[ast.stmt]:
         """Re-bind loop variables from a recur request of any length (Q16), before ``continue``."""
         if tail.private_patterns is not None:
-            tgt = P.node(ast.Tuple(elts=[P.store(v) for v in tail.recur_vars], ctx=ast.Store()))
+            tgt = P.node(ast.Tuple(elts=[P.store(v) for v in tail.recur_vars], ctx=P.STORE))
             rebind = P.callname("_private_rebind", P.name("D"), vals, self.const(tail.private_patterns))
             return [P.node(ast.Assign(targets=[tgt], value=rebind))]
         tail.uses_tuple_path = True
@@ -705,7 +705,7 @@ class Emitter:
             unpack: list[ast.stmt] = [P.if_(P.compare(P.callname("len", P.name(tail.recur_tuple_var)), ast.NotEq(),
                                       P.const(len(params))), [arity_fail])]
             if params:
-                tgt = P.node(ast.Tuple(elts=[P.store(p) for p in params], ctx=ast.Store()))
+                tgt = P.node(ast.Tuple(elts=[P.store(p) for p in params], ctx=P.STORE))
                 unpack.append(P.node(ast.Assign(targets=[tgt], value=P.name(tail.recur_tuple_var))))
             unpack.append(P.assign(tail.recur_tuple_var, P.const(None)))
             top.append(P.if_(P.is_not(P.name(tail.recur_tuple_var), P.const(None)), unpack))

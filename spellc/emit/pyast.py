@@ -16,6 +16,18 @@ _STACK: list[Pos] = [(1, 0, 1, 0)]
 
 N = TypeVar("N", bound=ast.AST)
 
+# Contexts and operators carry no data, so one instance of each serves every node (as in the trees
+# ``ast.parse`` builds); it saves tens of thousands of allocations per large module.
+LOAD = ast.Load()
+STORE = ast.Store()
+_IS = ast.Is()
+_ISNOT = ast.IsNot()
+_AND = ast.And()
+_OR = ast.Or()
+_NOT = ast.Not()
+_BITAND = ast.BitAnd()
+_USUB = ast.USub()
+
 
 def _s(node: N) -> N:
     node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = _STACK[-1]  # type: ignore[attr-defined]
@@ -55,7 +67,7 @@ def binop(a: ast.expr, op: ast.operator, b: ast.expr) -> ast.BinOp:
 
 
 def neg(a: ast.expr) -> ast.UnaryOp:
-    return _s(ast.UnaryOp(op=ast.USub(), operand=a))
+    return _s(ast.UnaryOp(op=_USUB, operand=a))
 
 
 def chain(left: ast.expr, ops: list[ast.cmpop], comparators: list[ast.expr]) -> ast.Compare:
@@ -63,11 +75,11 @@ def chain(left: ast.expr, ops: list[ast.cmpop], comparators: list[ast.expr]) -> 
 
 
 def name(n: str) -> ast.Name:
-    return _s(ast.Name(id=n, ctx=ast.Load()))
+    return _s(ast.Name(id=n, ctx=LOAD))
 
 
 def store(n: str) -> ast.Name:
-    return _s(ast.Name(id=n, ctx=ast.Store()))
+    return _s(ast.Name(id=n, ctx=STORE))
 
 
 def const(v: Any) -> ast.Constant:
@@ -83,15 +95,15 @@ def callname(fn: str, *args: ast.expr) -> ast.Call:
 
 
 def attr(obj: ast.expr, a: str) -> ast.Attribute:
-    return _s(ast.Attribute(value=obj, attr=a, ctx=ast.Load()))
+    return _s(ast.Attribute(value=obj, attr=a, ctx=LOAD))
 
 
 def subscript(obj: ast.expr, key: ast.expr) -> ast.Subscript:
-    return _s(ast.Subscript(value=obj, slice=key, ctx=ast.Load()))
+    return _s(ast.Subscript(value=obj, slice=key, ctx=LOAD))
 
 
 def subscript_store(obj: ast.expr, key: ast.expr) -> ast.Subscript:
-    return _s(ast.Subscript(value=obj, slice=key, ctx=ast.Store()))
+    return _s(ast.Subscript(value=obj, slice=key, ctx=STORE))
 
 
 def assign(target: str, value: ast.expr) -> ast.Assign:
@@ -115,14 +127,14 @@ def is_(a: ast.expr, b: ast.expr) -> ast.expr:
     """``a is b``; with a literal operand (``(true? 1)``), the runtime's ``_is`` so CPython never warns."""
     if _literal(a) or _literal(b):
         return call(name("_is"), a, b)
-    return _s(ast.Compare(left=a, ops=[ast.Is()], comparators=[b]))
+    return _s(ast.Compare(left=a, ops=[_IS], comparators=[b]))
 
 
 def is_not(a: ast.expr, b: ast.expr) -> ast.expr:
     """``a is not b`` (see ``is_``)."""
     if _literal(a) or _literal(b):
         return not_(call(name("_is"), a, b))
-    return _s(ast.Compare(left=a, ops=[ast.IsNot()], comparators=[b]))
+    return _s(ast.Compare(left=a, ops=[_ISNOT], comparators=[b]))
 
 
 def compare(a: ast.expr, op: ast.cmpop, b: ast.expr) -> ast.Compare:
@@ -132,24 +144,24 @@ def compare(a: ast.expr, op: ast.cmpop, b: ast.expr) -> ast.Compare:
 def and_(*vals: ast.expr) -> ast.expr:
     if len(vals) == 1:
         return vals[0]
-    return _s(ast.BoolOp(op=ast.And(), values=list(vals)))
+    return _s(ast.BoolOp(op=_AND, values=list(vals)))
 
 
 def or_(*vals: ast.expr) -> ast.expr:
     if len(vals) == 1:
         return vals[0]
-    return _s(ast.BoolOp(op=ast.Or(), values=list(vals)))
+    return _s(ast.BoolOp(op=_OR, values=list(vals)))
 
 
 def not_(v: ast.expr) -> ast.UnaryOp:
-    return _s(ast.UnaryOp(op=ast.Not(), operand=v))
+    return _s(ast.UnaryOp(op=_NOT, operand=v))
 
 
 def bitand(*vals: ast.expr) -> ast.expr:
     """``a & b & c``: evaluates every operand (no short circuit), keeping left-to-right order."""
     out = vals[0]
     for v in vals[1:]:
-        out = _s(ast.BinOp(left=out, op=ast.BitAnd(), right=v))
+        out = _s(ast.BinOp(left=out, op=_BITAND, right=v))
     return out
 
 
@@ -158,11 +170,11 @@ def ifexp(test: ast.expr, body: ast.expr, orelse: ast.expr) -> ast.IfExp:
 
 
 def tuple_(items: Sequence[ast.expr]) -> ast.Tuple:
-    return _s(ast.Tuple(elts=list(items), ctx=ast.Load()))
+    return _s(ast.Tuple(elts=list(items), ctx=LOAD))
 
 
 def list_(items: Sequence[ast.expr]) -> ast.List:
-    return _s(ast.List(elts=list(items), ctx=ast.Load()))
+    return _s(ast.List(elts=list(items), ctx=LOAD))
 
 
 def expr_stmt(v: ast.expr) -> ast.Expr:

@@ -17,7 +17,6 @@ an arity range used only on the error path to tell an arity mistake from a
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from typing import Any, Optional, TypeVar
 
@@ -77,6 +76,15 @@ def register_fast(name: str, arity: int, fn: Callable[..., Any]) -> None:
 
 def arity_range(fn: Callable[..., Any], skip: int = 0) -> tuple[int, Optional[int]]:
     """(minimum, maximum or None) positional arguments ``fn`` accepts, minus ``skip`` leading ones."""
+    code = getattr(fn, "__code__", None)
+    if code is not None and not hasattr(fn, "__wrapped__") and not hasattr(fn, "__signature__"):
+        # A plain function: read its code object (``inspect`` costs ~6 ms of start-up to import).
+        n = code.co_argcount  # positional parameters, positional-only ones included
+        defaults = len(fn.__defaults__ or ())  # type: ignore[attr-defined]
+        varargs = bool(code.co_flags & 0x04)  # CO_VARARGS
+        return n - defaults - skip, None if varargs else n - skip
+    import inspect
+
     sig = inspect.signature(fn)
     lo = 0
     hi: Optional[int] = 0
