@@ -100,6 +100,7 @@ class Emitter:
         self.table: dict[tuple[int, int, int, int], Any] = {}
         self._used_pos: set[tuple[int, int, int, int]] = set()
         self._n = 0
+        self._nfn = 0
         self.functions: list[ast.stmt] = []
         # The binding epoch compiled bodies check against; a module written to disk (spellc build)
         # starts in a fresh process, where the epoch starts at 0.
@@ -118,6 +119,10 @@ class Emitter:
 
     # ------------------------------------------------------------------ names and constants
     def tmp(self, prefix: str = "_t") -> str:
+        """A fresh local name; numbered per Python function (``_fn`` names are module-wide)."""
+        if prefix == "_fn":
+            self._nfn += 1
+            return "_fn%d" % self._nfn
         self._n += 1
         return "%s%d" % (prefix, self._n)
 
@@ -160,10 +165,12 @@ class Emitter:
         scope = Scope("_U", always_list=True)
         info = FnInfo(is_fn=False)
         saved_marking, self.marking = self.marking, False
+        saved_n, self._n = self._n, 0
         try:
             body = self.tail_stmts(node, scope, Tail("return"), info)
         finally:
             self.marking = saved_marking
+            self._n = saved_n
         handler = [P.raise_(P.callname("_conv", P.name("_e"), P.name("D"), P.name("_T")))]
         fn = P.fndef(fname, ["D", "_U"], [P.try_(body, "_e", handler)])
         return fn
@@ -675,6 +682,13 @@ class Emitter:
 
     # ------------------------------------------------------------------ fn bodies
     def fn_body(self, body: ir.FnBody, pos: Optional[Pos], fname: str) -> None:
+        saved_n, self._n = self._n, 0  # the body is a Python function of its own: its locals restart
+        try:
+            self._fn_body(body, pos, fname)
+        finally:
+            self._n = saved_n
+
+    def _fn_body(self, body: ir.FnBody, pos: Optional[Pos], fname: str) -> None:
         params = ["_p%d" % i for i in range(len(body.params))]
         scope = Scope(self.tmp("_u"))
         info = FnInfo(is_fn=True)
