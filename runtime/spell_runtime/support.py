@@ -16,7 +16,6 @@ runs on the success path.
 
 from __future__ import annotations
 
-import operator
 import sys
 from collections.abc import Callable
 from types import CodeType, TracebackType
@@ -583,38 +582,7 @@ def reopen(q: Any, extras: tuple[Any, ...], form: Any) -> PList:
 # --------------------------------------------------------------------------- the compiled modules' globals
 
 def compiled_namespace() -> dict[str, Any]:
-    """The names compiled modules use for runtime helpers (also what ``spellc build`` output imports).
+    """The globals of compiled modules (kept here for modules ``spellc build`` wrote before ``abi``)."""
+    from .abi import compiled_namespace as namespace
 
-    Loading it loads the whole builtin library, since compiled code refers to builtins directly.
-    """
-    from .core import colls as _colls
-    from .core import numbers as num
-    from .core import seqs as _seqs
-    from .data.equality import spell_eq
-    from .data.fn import RecurMarker
-    from .data.hashmap import SpellMap as _SM
-    from .data.vector import PVector, vec
-    from .destructure import destructure
-    from .library import load
-
-    load()
-    return {
-        "_is": operator.is_,
-        "_MISS": MISS, "_NOTHING": NOTHING, "_SpellFn": SpellFn, "_SpellError": SpellError,
-        "_SpellMap": _SM, "_RecurMarker": RecurMarker,
-        "_miss": miss, "_ns_path": ns_path, "_ns_static": ns_static,
-        "_rec": rec, "_unwind": unwind, "_merge_undo": merge_undo,
-        "_apply": apply_fn, "_macro_call": macro_call, "_is_macro": check_macro,
-        "_recur_of": recur_of, "_make_recur": make_recur, "_recur_again": recur_again, "_recur_value": recur_value, "_restore": restore, "_stale": stale, "_subunits": subunits, "_EPOCH": EPOCH, "_throw": throw,
-        "_throw_now": throw_now, "_fail": fail, "_fail_now": fail_now,
-        "_host_fail_now": host_fail_now, "_conv": conv, "_seq_fail": seq_fail,
-        "_fn_fail": fn_fail, "_priv_fail": priv_fail, "_caught": caught_value, "_reenter": reenter_failure_env,
-        "_drop": drop_binding, "_vec": vec, "_map_pairs": _SM.from_pairs, "_get": get,
-        "_destructure": destructure, "_loop_rebind": loop_rebind, "_private_rebind": private_rebind, "_for_items": for_items,
-        "_reopen": reopen, "_arity_text": arity_text, "_spell_eq": spell_eq,
-        "_op_add": num.add, "_op_sub": num.sub, "_op_mul": num.mul, "_op_lt": num.lt, "_op_gt": num.gt,
-        "_op_le": num.le, "_op_ge": num.ge, "_op_inc": num.inc, "_op_dec": num.dec, "_op_neg": num.neg,
-        "_op_zero": num.is_zero, "_op_pos": num.is_pos, "_op_negp": num.is_neg,
-        "_PVector": PVector, "_op_conj": _seqs.conj1, "_op_get": get, "_op_count": _seqs.count,
-        "_op_nth": _seqs.nth, "_op_first": _seqs.first, "_op_assoc": _colls.assoc1,
-    }
+    return namespace()

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any, Optional
 
 from spell_runtime import support
+from spell_runtime.abi import compiled_namespace
 from spell_runtime.context import CTX_KEY
 from spell_runtime.data import (
     SpellFn,
@@ -59,7 +60,7 @@ def base_namespace() -> dict[str, Any]:
     """The helpers every compiled module sees as globals (built once)."""
     global _BASE
     if _BASE is None:
-        _BASE = support.compiled_namespace()
+        _BASE = compiled_namespace()
     return _BASE
 
 

@@ -41,7 +41,8 @@ from fractions import Fraction
 from spell_runtime.core.registry import BUILTINS
 from spell_runtime.data import (BigInt, Char, Float32, HostObject, Keyword, LineVector, Pattern, SpellFn,
                                 SpellMap, SpellSet, Symbol, plist, vec)
-from spell_runtime.support import SpanTable, compiled_namespace, ns_static
+from spell_runtime.abi import compiled_namespace
+from spell_runtime.support import SpanTable, ns_static
 
 globals().update(compiled_namespace())
 """

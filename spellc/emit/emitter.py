@@ -28,6 +28,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Optional
 
+from spell_runtime.abi import H, L
 from spell_runtime.core.registry import info_of
 from spell_runtime.data import LONG_MAX, LONG_MIN, Keyword, Symbol
 
@@ -162,7 +163,7 @@ class Emitter:
 
     def unit_function(self, node: ir.Node, fname: str) -> ast.FunctionDef:
         """The unit's function; the ``fn`` bodies it needs accumulate in ``self.functions``."""
-        scope = Scope("_U", always_list=True)
+        scope = Scope(L.UNIT_UNDO, always_list=True)
         info = FnInfo(is_fn=False)
         saved_marking, self.marking = self.marking, False
         saved_n, self._n = self._n, 0
@@ -171,7 +172,7 @@ class Emitter:
         finally:
             self.marking = saved_marking
             self._n = saved_n
-        handler = [P.raise_(P.callname("_conv", P.name("_e"), P.name("D"), P.name("_T")))]
+        handler = [P.raise_(P.callname(H.CONV, P.name(L.EXC), P.name("D"), P.name(L.TABLE)))]
         fn = P.fndef(fname, ["D", "_U"], [P.try_(body, "_e", handler)])
         return fn
 
@@ -197,7 +198,7 @@ class Emitter:
         if isinstance(node, ir.SubUnits):
             scope.used = True
             keys = P.tuple_([P.const(k) for k in node.keys])
-            return [P.assign(scope.undo, P.callname("_subunits", P.name("D"), self.const(node.elems), keys,
+            return [P.assign(scope.undo, P.callname(H.SUBUNITS, P.name("D"), self.const(node.elems), keys,
                                                     P.name(scope.undo)))]
         if isinstance(node, (ir.Const, ir.Local, ir.BuiltinRef, ir.Fn)) or (
                 isinstance(node, ir.NsRef) and node.has_static_root):
@@ -258,10 +259,10 @@ class Emitter:
                 # common path free of loop bookkeeping.
                 v = self.tmp("_v")
                 ty = self.tmp("_ty")
-                plain = P.or_(P.and_(P.is_not(P.walrus(ty, P.callname("type", P.walrus(v, value))), P.name("_SpellMap")),
-                                     P.is_not(P.name(ty), P.name("_RecurMarker"))),
-                              P.is_(P.name("_H"), P.const(None)))
-                again = P.callname("_recur_value", P.name(tail.fn_name), P.name("D"), P.name("_H"), P.name(v),
+                plain = P.or_(P.and_(P.is_not(P.walrus(ty, P.callname("type", P.walrus(v, value))), P.name(H.SPELL_MAP)),
+                                     P.is_not(P.name(ty), P.name(H.RECUR_MARKER))),
+                              P.is_(P.name(L.HEAD), P.const(None)))
+                again = P.callname(H.RECUR_VALUE, P.name(tail.fn_name), P.name("D"), P.name(L.HEAD), P.name(v),
                                    P.const(tail.fn_arity), self.const(tail.fn_form))
                 out.append(P.ret(P.ifexp(plain, P.name(v), again)))
             else:
@@ -272,7 +273,7 @@ class Emitter:
                 rv = self.tmp("_rv")
                 out.append(P.assign(v, value))
                 out.append(P.if_(P.and_(self._maybe_marker(v),
-                                        P.is_not(P.walrus(rv, P.callname("_recur_of", P.name(v))), P.const(None))),
+                                        P.is_not(P.walrus(rv, P.callname(H.RECUR_OF, P.name(v))), P.const(None))),
                                  [*self._loop_rebind_now(tail, P.name(rv)), P.cont()]))
                 out.append(P.assign(tail.result_var, P.name(v)))
             else:
@@ -283,8 +284,8 @@ class Emitter:
     @staticmethod
     def _maybe_marker(v: str) -> ast.expr:
         """Cheap pre-test before asking whether a value is a recur request: only maps can be."""
-        return P.or_(P.is_(P.callname("type", P.name(v)), P.name("_RecurMarker")),
-                     P.is_(P.callname("type", P.name(v)), P.name("_SpellMap")))
+        return P.or_(P.is_(P.callname("type", P.name(v)), P.name(H.RECUR_MARKER)),
+                     P.is_(P.callname("type", P.name(v)), P.name(H.SPELL_MAP)))
 
     # ------------------------------------------------------------------ combining sub-results
     def exprs_in_order(self, nodes: tuple[ir.Node, ...] | list[ir.Node], scope: Scope,
@@ -321,7 +322,7 @@ class Emitter:
     def e_Global(self, node: ir.Global, scope: Scope, info: FnInfo) -> Result:
         s = self.const(node.sym)
         return Result([], P.ifexp(P.compare(s, ast.In(), P.name("D")), P.subscript(P.name("D"), s),
-                                  P.callname("_miss", P.name("D"), s)))
+                                  P.callname(H.MISS_LOOKUP, P.name("D"), s)))
 
     def e_BuiltinRef(self, node: ir.BuiltinRef, scope: Scope, info: FnInfo) -> Result:
         info.static_refs = True
@@ -338,24 +339,24 @@ class Emitter:
                 v = get(v, k)
             if v is not None:
                 return Result([], self.const(v))
-            return Result([], P.callname("_ns_static", self.const(node.static_root), keys, self.const(node.whole)))
-        return Result([], P.callname("_ns_path", P.name("D"), self.const(node.root), keys, self.const(node.whole)))
+            return Result([], P.callname(H.NS_STATIC, self.const(node.static_root), keys, self.const(node.whole)))
+        return Result([], P.callname(H.NS_PATH, P.name("D"), self.const(node.root), keys, self.const(node.whole)))
 
     def e_VectorLit(self, node: ir.VectorLit, scope: Scope, info: FnInfo) -> Result:
         stmts, exprs = self.exprs_in_order(node.items, scope, info)
-        return Result(stmts, P.callname("_vec", P.list_(exprs)))
+        return Result(stmts, P.callname(H.VEC, P.list_(exprs)))
 
     def e_MapLit(self, node: ir.MapLit, scope: Scope, info: FnInfo) -> Result:
         stmts, exprs = self.exprs_in_order(node.vals, scope, info)
         pairs = [P.tuple_([self.const(k), v]) for k, v in zip(node.keys, exprs)]
-        return Result(stmts, P.callname("_map_pairs", P.tuple_(pairs)))
+        return Result(stmts, P.callname(H.MAP_PAIRS, P.tuple_(pairs)))
 
     def e_Fn(self, node: ir.Fn, scope: Scope, info: FnInfo) -> Result:
         if node.body is None:
-            return Result([], P.callname("_SpellFn", self.const(node.params), self.const(node.body_forms)))
+            return Result([], P.callname(H.SPELL_FN, self.const(node.params), self.const(node.body_forms)))
         fname = self.tmp("_fn")
         self.fn_body(node.body, node.pos, fname)
-        return Result([], P.callname("_SpellFn", self.const(node.params), self.const(node.body_forms),
+        return Result([], P.callname(H.SPELL_FN, self.const(node.params), self.const(node.body_forms),
                                      P.name(fname)))
 
     def e_Quine(self, node: ir.Quine, scope: Scope, info: FnInfo) -> Result:
@@ -370,7 +371,7 @@ class Emitter:
         scope.used = True
         s = self.const(sym)
         out: list[ast.stmt] = [
-            P.assign(scope.undo, P.callname("_rec", P.name(scope.undo), P.name("D"), s)),
+            P.assign(scope.undo, P.callname(H.REC, P.name(scope.undo), P.name("D"), s)),
             P.assign_item(P.name("D"), s, value),
         ]
         return out
@@ -384,26 +385,26 @@ class Emitter:
 
     def e_Reopen(self, node: ir.Reopen, scope: Scope, info: FnInfo) -> Result:
         stmts, exprs = self.exprs_in_order([node.quine, *node.extras], scope, info)
-        return Result(stmts, P.callname("_reopen", exprs[0], P.tuple_(exprs[1:]), self.const(node.form)))
+        return Result(stmts, P.callname(H.REOPEN, exprs[0], P.tuple_(exprs[1:]), self.const(node.form)))
 
     def e_Throw(self, node: ir.Throw, scope: Scope, info: FnInfo) -> Result:
         res = self.expr(node.arg, scope, info)
         with P.at(self.call_pos(node.form, node.pos)):
-            return Result(res.stmts, P.callname("_throw_now", res.expr, self.const(node.form)))
+            return Result(res.stmts, P.callname(H.THROW_NOW, res.expr, self.const(node.form)))
 
     def e_Fail(self, node: ir.Fail, scope: Scope, info: FnInfo) -> Result:
         stmts, _ = self.exprs_in_order(node.pre, scope, info)
-        return Result(stmts, P.callname("_fail_now", P.const(node.message), self.const(node.form)))
+        return Result(stmts, P.callname(H.FAIL_NOW, P.const(node.message), self.const(node.form)))
 
     def raise_stmts(self, node: ir.Node, scope: Scope, info: FnInfo) -> list[ast.stmt]:
         if type(node) is ir.Throw:
             res = self.expr(node.arg, scope, info)
             with P.at(self.call_pos(node.form, node.pos)):
-                r = P.raise_(P.callname("_throw", res.expr, self.const(node.form)))
+                r = P.raise_(P.callname(H.THROW, res.expr, self.const(node.form)))
             return res.stmts + [r]
         assert type(node) is ir.Fail
         stmts, _ = self.exprs_in_order(node.pre, scope, info)
-        r = P.raise_(P.callname("_fail", P.const(node.message), self.const(node.form)))
+        r = P.raise_(P.callname(H.FAIL, P.const(node.message), self.const(node.form)))
         return stmts + [r]
 
     # ------------------------------------------------------------------ if
@@ -472,7 +473,7 @@ class Emitter:
             return body
         skipped = len(node.elems) - n
         index: ast.expr = P.name(ci) if n > 1 else P.const(skipped)
-        handler = [P.raise_(P.callname("_seq_fail", P.name("_e"), P.name("D"), P.name("_T"),
+        handler = [P.raise_(P.callname(H.SEQ_FAIL, P.name(L.EXC), P.name("D"), P.name(L.TABLE),
                                        self.const(node.elems), index))]
         prologue: list[ast.stmt] = [P.assign(ci, P.const(0))] if n > 1 else []
         st = P.try_(body, "_e", handler)
@@ -510,8 +511,8 @@ class Emitter:
             o = self.tmp("_o")
             self.saved_var[s] = o
             sc = self.const(s)
-            saves.append(P.assign(o, P.call(P.attr(P.name("D"), "get"), sc, P.name("_MISS"))))
-            restores.append(P.expr_stmt(P.callname("_restore", P.name("D"), sc, P.name(o))))
+            saves.append(P.assign(o, P.call(P.attr(P.name("D"), "get"), sc, P.name(H.MISS))))
+            restores.append(P.expr_stmt(P.callname(H.RESTORE, P.name("D"), sc, P.name(o))))
         restores.reverse()
         return saves, restores
 
@@ -522,7 +523,7 @@ class Emitter:
             return [st]
         k, v = self.tmp("_bk"), self.tmp("_bv")
         loop = P.node(ast.For(target=P.node(ast.Tuple(elts=[P.store(k), P.store(v)], ctx=P.STORE)),
-                       iter=P.callname("_destructure", self.const(pattern), value),
+                       iter=P.callname(H.DESTRUCTURE, self.const(pattern), value),
                               body=[P.assign_item(P.name("D"), P.name(k), P.name(v))], orelse=[]))
         return [loop]
 
@@ -530,19 +531,19 @@ class Emitter:
         return [self.const(tuple(syms)), P.tuple_([P.name(self.private[s]) for s in syms])]
 
     def _scope_frame(self, scope: Scope, saves: list[ast.stmt], restores: list[ast.stmt], body: list[ast.stmt],
-                     pos: Optional[Pos], handler_fn: str = "_conv",
+                     pos: Optional[Pos], handler_fn: str = H.CONV,
                      privates: Optional[list[ast.expr]] = None) -> list[ast.stmt]:
         fin: list[ast.stmt] = []
         pre: list[ast.stmt] = list(saves)
         if scope.used:
             pre.append(P.assign(scope.undo, P.const(None)))
             fin.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
-                             [P.expr_stmt(P.callname("_unwind", P.name("D"), P.name(scope.undo)))]))
+                             [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(scope.undo)))]))
         fin.extend(restores)
         if privates is not None:
-            handler = [P.raise_(P.callname("_priv_fail", P.name("_e"), P.name("D"), P.name("_T"), *privates))]
+            handler = [P.raise_(P.callname(H.PRIV_FAIL, P.name(L.EXC), P.name("D"), P.name(L.TABLE), *privates))]
         else:
-            handler = [P.raise_(P.callname(handler_fn, P.name("_e"), P.name("D"), P.name("_T")))]
+            handler = [P.raise_(P.callname(handler_fn, P.name(L.EXC), P.name("D"), P.name(L.TABLE)))]
         st = P.try_(body, "_e", handler, fin)
         return pre + [st]
 
@@ -566,7 +567,7 @@ class Emitter:
                     var = own.get(b.pattern)
                     if var is None:
                         var = own[b.pattern] = self.tmp("_l")
-                        pre.append(P.assign(var, P.name("_MISS")))
+                        pre.append(P.assign(var, P.name(H.MISS)))
                     body.append(P.assign(var, res.expr))
                     self.private[b.pattern] = var
                 else:
@@ -615,7 +616,7 @@ class Emitter:
             top: list[ast.stmt] = []
             if scope.used:
                 top.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
-                                 [P.expr_stmt(P.callname("_unwind", P.name("D"), P.name(scope.undo)))]))
+                                 [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(scope.undo)))]))
             loop = P.while_true(top + body_stmts)
             return pre + self._scope_frame(scope, [], [], [loop], node.pos, privates=privates)
         body_stmts = self.seq_stmts(node.body, scope, info, tail)
@@ -623,13 +624,13 @@ class Emitter:
         top = []
         if scope.used:
             top.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
-                             [P.expr_stmt(P.callname("_unwind", P.name("D"), P.name(scope.undo)))]))
+                             [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(scope.undo)))]))
         direct: list[ast.stmt] = []
         for pat, vn in zip(node.patterns, vars_):
             direct.extend(self.bind_pattern(pat, P.name(vn), node.pos))
         if tail.uses_tuple_path:
             base = P.tuple_([P.name(self.saved_var[sym]) for sym in node.syms])
-            general = [P.expr_stmt(P.callname("_loop_rebind", P.name("D"), self.const(node.patterns),
+            general = [P.expr_stmt(P.callname(H.LOOP_REBIND, P.name("D"), self.const(node.patterns),
                                               P.name(tail.recur_tuple_var), self.const(tuple(node.syms)), base)),
                        P.assign(tail.recur_tuple_var, P.const(None))]
             top.append(P.if_(P.is_not(P.name(tail.recur_tuple_var), P.const(None)), general, direct or None))
@@ -645,7 +646,7 @@ class Emitter:
         """Re-bind loop variables from a recur request of any length (Q16), before ``continue``."""
         if tail.private_patterns is not None:
             tgt = P.node(ast.Tuple(elts=[P.store(v) for v in tail.recur_vars], ctx=P.STORE))
-            rebind = P.callname("_private_rebind", P.name("D"), vals, self.const(tail.private_patterns))
+            rebind = P.callname(H.PRIVATE_REBIND, P.name("D"), vals, self.const(tail.private_patterns))
             return [P.node(ast.Assign(targets=[tgt], value=rebind))]
         tail.uses_tuple_path = True
         return [P.assign(tail.recur_tuple_var, vals)]
@@ -663,22 +664,22 @@ class Emitter:
             out.append(P.cont())
         else:
             if len(exprs) != tail.fn_arity:
-                marker = P.callname("_make_recur", P.tuple_(exprs))
-                fail = P.raise_(P.callname("_fail", P.const("Wrong number of args: expected %d, got %d"
+                marker = P.callname(H.MAKE_RECUR, P.tuple_(exprs))
+                fail = P.raise_(P.callname(H.FAIL, P.const("Wrong number of args: expected %d, got %d"
                                                             % (tail.fn_arity, len(exprs))), self.const(node.form)))
-                out.append(P.if_(P.is_(P.name("_H"), P.const(None)), [P.ret(marker)], [fail]))
+                out.append(P.if_(P.is_(P.name(L.HEAD), P.const(None)), [P.ret(marker)], [fail]))
             else:
                 temps = [self.tmp() for _ in exprs]
                 out += [P.assign(t, e) for t, e in zip(temps, exprs)]
-                marker = P.callname("_make_recur", P.tuple_([P.name(t) for t in temps]))
+                marker = P.callname(H.MAKE_RECUR, P.tuple_([P.name(t) for t in temps]))
                 rebind = [P.assign(vn, P.name(t)) for vn, t in zip(tail.recur_vars, temps)] + [P.cont()]
                 tail.jumps = True
-                out.append(P.if_(P.is_(P.name("_H"), P.const(None)), [P.ret(marker)], rebind))
+                out.append(P.if_(P.is_(P.name(L.HEAD), P.const(None)), [P.ret(marker)], rebind))
         return out
 
     def e_Recur(self, node: ir.Recur, scope: Scope, info: FnInfo) -> Result:
         stmts, exprs = self.exprs_in_order(node.args, scope, info)
-        return Result(stmts, P.callname("_make_recur", P.tuple_(exprs)))
+        return Result(stmts, P.callname(H.MAKE_RECUR, P.tuple_(exprs)))
 
     # ------------------------------------------------------------------ fn bodies
     def fn_body(self, body: ir.FnBody, pos: Optional[Pos], fname: str) -> None:
@@ -706,14 +707,14 @@ class Emitter:
         top: list[ast.stmt] = []
         if scope.used and tail.jumps:  # forget the previous iteration's defs (only a recur loop has one)
             top.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
-                             [P.expr_stmt(P.callname("_unwind", P.name("D"), P.name(scope.undo)))]))
+                             [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(scope.undo)))]))
         bind: list[ast.stmt] = []
         if not body.private:
             for pat, pn in zip(body.params, params):
                 bind.extend(self.bind_pattern(pat, P.name(pn), pos))
         has_jump = tail.jumps
         if tail.uses_tuple_path:
-            arity_fail = P.raise_(P.callname("_fail", P.callname("_arity_text", P.const(len(params)),
+            arity_fail = P.raise_(P.callname(H.FAIL, P.callname(H.ARITY_TEXT, P.const(len(params)),
                                                                   P.callname("len", P.name(tail.recur_tuple_var))),
                                              self.const(body.form)))
             unpack: list[ast.stmt] = [P.if_(P.compare(P.callname("len", P.name(tail.recur_tuple_var)), ast.NotEq(),
@@ -733,17 +734,17 @@ class Emitter:
         if scope.used:
             pre.append(P.assign(scope.undo, P.const(None)))
             fin.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
-                             [P.expr_stmt(P.callname("_unwind", P.name("D"), P.name(scope.undo)))]))
+                             [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(scope.undo)))]))
         fin.extend(restores)
         pre.append(P.assign(ci, P.const(0)))
-        handler = [P.raise_(P.callname("_fn_fail", P.name("_e"), P.name("D"), P.name("_T"), P.name("_H"),
+        handler = [P.raise_(P.callname(H.FN_FAIL, P.name(L.EXC), P.name("D"), P.name(L.TABLE), P.name(L.HEAD),
                                        self.const(body.body.elems), P.name(ci), *(privates or [])))]
         if info.static_refs:
             from spell_runtime.support import EPOCH
 
             epoch = EPOCH[0] if self.epoch_base is None else self.epoch_base
-            guard = P.if_(P.compare(P.subscript(P.name("_EPOCH"), P.const(0)), ast.NotEq(), P.const(epoch)),
-                          [P.ret(P.callname("_stale", P.name(fname), self.const(body.form), P.name("D"), P.name("_H"),
+            guard = P.if_(P.compare(P.subscript(P.name(H.EPOCH), P.const(0)), ast.NotEq(), P.const(epoch)),
+                          [P.ret(P.callname(H.STALE, P.name(fname), self.const(body.form), P.name("D"), P.name(L.HEAD),
                                             P.tuple_([P.name(p) for p in params])))])
             pre.insert(0, guard)
         fn = P.fndef(fname, ["D", "_H", *params], pre + [P.try_(main, "_e", handler, fin)])
@@ -761,14 +762,14 @@ class Emitter:
                 out = res.stmts + [P.expr_stmt(P.call(P.attr(P.name(acc), "append"), res.expr))]
                 if inner_scope.used:
                     out.append(P.if_(P.is_not(P.name(inner_scope.undo), P.const(None)),
-                                     [P.expr_stmt(P.callname("_unwind", P.name("D"), P.name(inner_scope.undo)))]))
+                                     [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(inner_scope.undo)))]))
                 return out
             c = node.clauses[i]
             if type(c) is ir.ForIter:
                 res = self.expr(c.coll, inner_scope, info)
                 item = self.tmp("_it")
                 body = self.bind_pattern(c.pattern, P.name(item), node.pos) + build(i + 1)
-                return res.stmts + [P.for_(item, P.callname("_for_items", res.expr), body)]
+                return res.stmts + [P.for_(item, P.callname(H.FOR_ITEMS, res.expr), body)]
             if type(c) is ir.ForWhen:
                 res = self.expr(c.test, inner_scope, info)
                 return res.stmts + [P.if_(self.truth(res.expr, False), build(i + 1))]
@@ -780,7 +781,7 @@ class Emitter:
 
         body = build(0)
         stmts = [P.assign(acc, P.list_([]))] + self._scope_frame(inner_scope, saves, restores, body, node.pos)
-        return Result(stmts, P.callname("_vec", P.name(acc)))
+        return Result(stmts, P.callname(H.VEC, P.name(acc)))
 
     # ------------------------------------------------------------------ try / catch
     def e_Try(self, node: ir.Try, scope: Scope, info: FnInfo) -> Result:
@@ -805,24 +806,24 @@ class Emitter:
         err = self.tmp("_err")
         hv = self.tmp("_hv")
         handler: list[ast.stmt] = [
-            P.assign(scope.undo, P.callname("_reenter", P.name("D"), P.name(err), P.name(scope.undo))),
+            P.assign(scope.undo, P.callname(H.REENTER, P.name("D"), P.name(err), P.name(scope.undo))),
         ]
         sym = node.catch_sym
-        handler += self.bind_def(sym, P.callname("_caught", P.name(err)), scope, node.pos)
+        handler += self.bind_def(sym, P.callname(H.CAUGHT, P.name(err)), scope, node.pos)
         handler += self.seq_stmts(node.handler, scope, info, None, result_var=hv)
-        handler.append(P.assign(scope.undo, P.callname("_drop", P.name("D"), self.const(sym), P.name(scope.undo))))
+        handler.append(P.assign(scope.undo, P.callname(H.DROP, P.name("D"), self.const(sym), P.name(scope.undo))))
         if tail is not None:
             handler += self.deliver(P.name(hv), tail, True, node.pos)
         elif result_var:
             handler.append(P.assign(result_var, P.name(hv)))
-        st = P.try_(body, err, handler, exc_type="_SpellError")
+        st = P.try_(body, err, handler, exc_type=H.SPELL_ERROR)
         return [st]
 
     # ------------------------------------------------------------------ calls
     def e_KeywordCall(self, node: ir.KeywordCall, scope: Scope, info: FnInfo) -> Result:
         stmts, exprs = self.exprs_in_order(node.args, scope, info)
         with P.at(self.call_pos(node.form, node.pos)):
-            e = P.callname("_get", exprs[0], self.const(node.kw), *exprs[1:])
+            e = P.callname(H.GET, exprs[0], self.const(node.kw), *exprs[1:])
         return Result(stmts, e)
 
     def e_BuiltinCall(self, node: ir.BuiltinCall, scope: Scope, info: FnInfo) -> Result:
@@ -836,7 +837,7 @@ class Emitter:
         n = len(exprs)
         if binfo is not None and (n < binfo.min_args or (binfo.max_args is not None and n > binfo.max_args)):
             msg = "Wrong number of args (%d) passed to: %s" % (n, binfo.host_name)
-            e: ast.expr = P.callname("_host_fail_now", P.tuple_(exprs), P.const(msg))
+            e: ast.expr = P.callname(H.HOST_FAIL_NOW, P.tuple_(exprs), P.const(msg))
         elif node.env:
             e = P.call(self.const(node.value.fn), P.name("D"), *exprs)
         else:
@@ -882,14 +883,14 @@ class Emitter:
             ops = [self._operand(args[0]), self._operand(args[1])]
             (_, a, ac), (_, b, bc) = ops
             if type(ac) is int and type(bc) is int or _known_non_int(ac) or _known_non_int(bc):
-                return P.callname("_op_" + op, args[0], args[1])  # no inline fast path can apply
+                return P.callname(H.op(op), args[0], args[1])  # no inline fast path can apply
             # Evaluate both operands, in order, while testing the ones not known to be longs.
             parts: list[ast.expr] = []
             typed = True
             for e_, _, c_ in ops:
                 if _is_int(c_):
                     if isinstance(e_, ast.NamedExpr):
-                        parts.append(P.is_not(e_, P.name("_NOTHING")))
+                        parts.append(P.is_not(e_, P.name(H.NOTHING)))
                 else:
                     typed = False
                     parts.append(P.is_(P.callname("type", e_), P.name("int")))
@@ -900,13 +901,13 @@ class Emitter:
                 rng = P.chain(_long_min(), [ast.LtE(), ast.LtE()], [P.walrus(r, P.binop(a, pyop, b)),
                                                                     P.const(LONG_MAX)])
                 cond = P.and_(evaluated, rng) if evaluated is not None else rng
-                return P.ifexp(cond, P.name(r), P.callname("_op_" + op, a, b))
+                return P.ifexp(cond, P.name(r), P.callname(H.op(op), a, b))
             cmp: ast.cmpop = {"lt": ast.Lt(), "gt": ast.Gt(), "le": ast.LtE(), "ge": ast.GtE()}[op]
             test = P.compare(a, cmp, b)
             if typed:
                 return P.and_(evaluated, test) if evaluated is not None else test
             assert evaluated is not None
-            return P.ifexp(evaluated, test, P.callname("_op_" + op, a, b))
+            return P.ifexp(evaluated, test, P.callname(H.op(op), a, b))
         if op in ("conj", "get", "count", "nth", "first", "assoc"):
             return self._coll_op(op, args)
         if op in ("eq", "ne"):
@@ -916,30 +917,30 @@ class Emitter:
             ae, a, ac = self._operand(args[0])
             r = self.tmp("_r")
             if type(ac) is int or _known_non_int(ac):
-                return P.callname("_op_" + op, args[0])
+                return P.callname(H.op(op), args[0])
             if ac is KNOWN_INT:
                 pyop1: ast.operator = ast.Add() if op == "inc" else ast.Sub()
                 bound1 = (P.compare(P.walrus(r, P.binop(ae, pyop1, P.const(1))), ast.LtE(), P.const(LONG_MAX))
                           if op == "inc" else
                           P.compare(P.walrus(r, P.binop(ae, pyop1, P.const(1))), ast.GtE(), _long_min()))
-                return P.ifexp(bound1, P.name(r), P.callname("_op_" + op, a))
+                return P.ifexp(bound1, P.name(r), P.callname(H.op(op), a))
             pyop = ast.Add() if op == "inc" else ast.Sub()
             bound_check = (P.compare(P.walrus(r, P.binop(a, pyop, P.const(1))), ast.LtE(),
                                      P.const(LONG_MAX)) if op == "inc" else
                            P.compare(P.walrus(r, P.binop(a, pyop, P.const(1))), ast.GtE(),
                                      _long_min()))
             return P.ifexp(P.and_(P.is_(P.callname("type", ae), P.name("int")), bound_check), P.name(r),
-                           P.callname("_op_" + op, a))
+                           P.callname(H.op(op), a))
         if op == "neg":
             ae, a, ac = self._operand(args[0])
-            return P.callname("_op_neg", ae)
+            return P.callname(H.op("neg"), ae)
         if op in ("zero", "pos", "negp"):
             ae, a, ac = self._operand(args[0])
             if _known_non_int(ac):
-                return P.callname("_op_" + op, args[0])
+                return P.callname(H.op(op), args[0])
             zcmp: ast.cmpop = {"zero": ast.Eq(), "pos": ast.Gt(), "negp": ast.Lt()}[op]
             return P.ifexp(P.is_(P.callname("type", ae), P.name("int")), P.compare(a, zcmp, P.const(0)),
-                           P.callname("_op_" + op, a))
+                           P.callname(H.op(op), a))
         if op == "nil":
             return P.is_(args[0], P.const(None))
         if op == "some":
@@ -959,27 +960,27 @@ class Emitter:
         """A collection builtin with its most common case inline and the library function otherwise."""
         ops = [self._operand(a) for a in args]
         c_eval, c = ops[0][0], ops[0][1]
-        rest_eval = [P.is_not(e_, P.name("_NOTHING")) for e_, _, _ in ops[1:] if isinstance(e_, ast.NamedExpr)]
+        rest_eval = [P.is_not(e_, P.name(H.NOTHING)) for e_, _, _ in ops[1:] if isinstance(e_, ast.NamedExpr)]
         readers = [r for _, r, _ in ops]
-        slow = P.callname("_op_" + op, *readers)
+        slow = P.callname(H.op(op), *readers)
         if op == "count":
-            test: ast.expr = P.is_(P.callname("type", c_eval), P.name("_PVector"))
+            test: ast.expr = P.is_(P.callname("type", c_eval), P.name(H.PVECTOR))
             return P.ifexp(test, P.callname("len", c), slow)
         if op == "first":
-            test = P.and_(P.is_(P.callname("type", c_eval), P.name("_PVector")), P.callname("len", c))
+            test = P.and_(P.is_(P.callname("type", c_eval), P.name(H.PVECTOR)), P.callname("len", c))
             return P.ifexp(test, P.subscript(c, P.const(0)), slow)
         if op == "conj":
-            test = P.bitand(P.is_(P.callname("type", c_eval), P.name("_PVector")), *rest_eval)
+            test = P.bitand(P.is_(P.callname("type", c_eval), P.name(H.PVECTOR)), *rest_eval)
             return P.ifexp(test, P.call(P.attr(c, "append"), readers[1]), slow)
         if op == "get":
-            test = P.bitand(P.is_(P.callname("type", c_eval), P.name("_SpellMap")), *rest_eval)
+            test = P.bitand(P.is_(P.callname("type", c_eval), P.name(H.SPELL_MAP)), *rest_eval)
             return P.ifexp(test, P.call(P.attr(c, "get"), readers[1]), slow)
         if op == "assoc":
-            test = P.bitand(P.is_(P.callname("type", c_eval), P.name("_SpellMap")), *rest_eval)
+            test = P.bitand(P.is_(P.callname("type", c_eval), P.name(H.SPELL_MAP)), *rest_eval)
             return P.ifexp(test, P.call(P.attr(c, "assoc"), readers[1], readers[2]), slow)
         assert op == "nth"
         i_eval = ops[1][0]
-        test = P.and_(P.bitand(P.is_(P.callname("type", c_eval), P.name("_PVector")),
+        test = P.and_(P.bitand(P.is_(P.callname("type", c_eval), P.name(H.PVECTOR)),
                                P.is_(P.callname("type", i_eval), P.name("int"))),
                       P.chain(P.const(0), [ast.LtE(), ast.Lt()], [readers[1], P.callname("len", c)]))
         return P.ifexp(test, P.subscript(c, readers[1]), slow)
@@ -992,7 +993,7 @@ class Emitter:
             if type(c) in (Keyword, Symbol, bool):
                 return P.is_(xe, ye)
         checks = [P.is_(P.callname("type", xe), P.name("int")), P.is_(P.callname("type", ye), P.name("int"))]
-        return P.ifexp(P.bitand(*checks), P.compare(xa, ast.Eq(), ya), P.callname("_spell_eq", xa, ya))
+        return P.ifexp(P.bitand(*checks), P.compare(xa, ast.Eq(), ya), P.callname(H.SPELL_EQ, xa, ya))
 
     def e_Call(self, node: ir.Call, scope: Scope, info: FnInfo) -> Result:
         head = self.expr(node.head, scope, info)
@@ -1026,29 +1027,29 @@ class Emitter:
                 arg_exprs.append(a.expr)
             else:
                 an = self.tmp("_a")
-                evals.append(P.is_not(P.walrus(an, a.expr), P.name("_NOTHING")))
+                evals.append(P.is_not(P.walrus(an, a.expr), P.name(H.NOTHING)))
                 arg_exprs.append(P.name(an))
         ty = self.tmp("_ty")
         head_type = P.name(ty) if node.maybe_macro else P.callname("type", P.name(f))
         dispatch = P.ifexp(
-            P.and_(P.is_(head_type, P.name("_SpellFn")),
+            P.and_(P.is_(head_type, P.name(H.SPELL_FN)),
                    P.compare(P.attr(P.name(f), "arity"), ast.Eq(), P.const(n))),
             P.call(P.attr(P.name(f), "code"), P.name("D"), self.const(node.form.first), *arg_exprs),
-            P.callname("_apply", P.name("D"), P.name(f), form_c, P.tuple_(arg_exprs)))
+            P.callname(H.APPLY, P.name("D"), P.name(f), form_c, P.tuple_(arg_exprs)))
         if node.maybe_macro:
-            not_macro = P.or_(P.is_(P.walrus(ty, P.callname("type", P.walrus(f, head.expr))), P.name("_SpellFn")),
-                              P.not_(P.callname("_is_macro", P.name(f))))
+            not_macro = P.or_(P.is_(P.walrus(ty, P.callname("type", P.walrus(f, head.expr))), P.name(H.SPELL_FN)),
+                              P.not_(P.callname(H.IS_MACRO, P.name(f))))
             cond = P.and_(not_macro, P.bitand(*evals)) if evals else not_macro
             mv = self.tmp("_mr")
             scope.used = True
             macro = P.or_(P.is_(P.walrus(scope.undo, P.subscript(P.walrus(mv, P.callname(
-                "_macro_call", P.name("D"), P.name(f), form_c, P.name(scope.undo))), P.const(1))), P.name("_NOTHING")),
+                H.MACRO_CALL, P.name("D"), P.name(f), form_c, P.name(scope.undo))), P.const(1))), P.name(H.NOTHING)),
                 P.subscript(P.name(mv), P.const(0)))
             return Result([], P.ifexp(cond, dispatch, macro))
         if not evals:
-            return Result([], P.ifexp(P.is_not(P.walrus(f, head.expr), P.name("_NOTHING")), dispatch,
+            return Result([], P.ifexp(P.is_not(P.walrus(f, head.expr), P.name(H.NOTHING)), dispatch,
                                       P.const(None)))
-        cond = P.bitand(P.is_not(P.walrus(f, head.expr), P.name("_NOTHING")), *evals)
+        cond = P.bitand(P.is_not(P.walrus(f, head.expr), P.name(H.NOTHING)), *evals)
         return Result([], P.ifexp(cond, dispatch, P.const(None)))
 
     def _call_stmts(self, node: ir.Call, head: Result, args: list[Result], scope: Scope, pos: Pos,
@@ -1066,18 +1067,18 @@ class Emitter:
         n = len(args)
         call_fast = P.assign(r, P.call(P.attr(P.name(f), "code"), P.name("D"), self.const(node.form.first),
                                        *[P.name(a) for a in arg_names]))
-        call_slow = P.assign(r, P.callname("_apply", P.name("D"), P.name(f), form_c,
+        call_slow = P.assign(r, P.callname(H.APPLY, P.name("D"), P.name(f), form_c,
                                            P.tuple_([P.name(a) for a in arg_names])))
-        dispatch = arg_stmts + [P.if_(P.and_(P.is_(P.callname("type", P.name(f)), P.name("_SpellFn")),
+        dispatch = arg_stmts + [P.if_(P.and_(P.is_(P.callname("type", P.name(f)), P.name(H.SPELL_FN)),
                                              P.compare(P.attr(P.name(f), "arity"), ast.Eq(), P.const(n))),
                                       [call_fast], [call_slow])]
         if node.maybe_macro:
             scope.used = True
             mv = self.tmp("_mr")
-            macro = [P.assign(mv, P.callname("_macro_call", P.name("D"), P.name(f), form_c, P.name(scope.undo))),
+            macro = [P.assign(mv, P.callname(H.MACRO_CALL, P.name("D"), P.name(f), form_c, P.name(scope.undo))),
                      P.assign(scope.undo, P.subscript(P.name(mv), P.const(1))),
                      P.assign(r, P.subscript(P.name(mv), P.const(0)))]
-            out.append(P.if_(P.callname("_is_macro", P.name(f)), macro, dispatch))
+            out.append(P.if_(P.callname(H.IS_MACRO, P.name(f)), macro, dispatch))
         else:
             out.extend(dispatch)
         return Result(out, P.name(r))

@@ -6,6 +6,8 @@ import ast
 from collections.abc import Sequence
 from typing import Any, Optional, TypeVar
 
+from spell_runtime.abi import H
+
 Pos = tuple[int, int, int, int]
 
 # Every node is positioned when it is made, from this stack (the emitter pushes the position
@@ -126,14 +128,14 @@ def _literal(e: ast.expr) -> bool:
 def is_(a: ast.expr, b: ast.expr) -> ast.expr:
     """``a is b``; with a literal operand (``(true? 1)``), the runtime's ``_is`` so CPython never warns."""
     if _literal(a) or _literal(b):
-        return call(name("_is"), a, b)
+        return call(name(H.IS), a, b)
     return _s(ast.Compare(left=a, ops=[_IS], comparators=[b]))
 
 
 def is_not(a: ast.expr, b: ast.expr) -> ast.expr:
     """``a is not b`` (see ``is_``)."""
     if _literal(a) or _literal(b):
-        return not_(call(name("_is"), a, b))
+        return not_(call(name(H.IS), a, b))
     return _s(ast.Compare(left=a, ops=[_ISNOT], comparators=[b]))
 
 

@@ -80,7 +80,7 @@ def arity_range(fn: Callable[..., Any], skip: int = 0) -> tuple[int, Optional[in
     if code is not None and not hasattr(fn, "__wrapped__") and not hasattr(fn, "__signature__"):
         # A plain function: read its code object (``inspect`` costs ~6 ms of start-up to import).
         n = code.co_argcount  # positional parameters, positional-only ones included
-        defaults = len(fn.__defaults__ or ())  # type: ignore[attr-defined]
+        defaults = len(fn.__defaults__ or ())
         varargs = bool(code.co_flags & 0x04)  # CO_VARARGS
         return n - defaults - skip, None if varargs else n - skip
     import inspect

@@ -1,0 +1,170 @@
+"""The contract between generated code and the runtime: every name compiled Spell code uses, in one place.
+
+The emitter (``spellc.emit``) writes only names from ``H`` for runtime helpers, and
+``compiled_namespace()`` — built from ``H`` — is what every compiled module (in memory, or written
+by ``spellc build``) gets as its globals; ``tests/spellc/emit/test_abi.py`` compiles a corpus and
+checks that every global name generated code reads is defined here or by the module itself
+(architecture.md §2, house-review change 3).
+
+Conventions of generated code, besides the helpers:
+
+==========  ================================================================================
+``D``       the binding table of the evaluation (``spell_runtime.context``): a parameter of
+            every unit and compiled function body.
+``_H``      the head form of the call that applied a compiled body (its name in error traces);
+            ``None`` when a builtin applied it (``invoke.call_spell_fn``), which is also how a
+            body knows to hand a non-tail ``recur`` back as a value (§8.1 step 5).
+``_U``      a unit's list of undo entries for the definitions that escape it.
+``_T``      the module's position table: call position → call form (``support.conv``);
+            a ``support.SpanTable`` in modules written by ``spellc build``.
+``_e``      the exception a handler converts.
+``_kN``     constants (quoted forms, keywords, builtins); ``_sN`` values shared between
+            constants in built modules.
+``_fnN``    compiled ``fn`` bodies, ``code(D, head, *args)``: the calling convention relied on
+            by ``invoke``, ``support.apply_fn``, the compiler's macro expansion and the emitter.
+temps       ``_a`` argument, ``_f`` call head, ``_ty`` its type, ``_mr`` a macro call's result,
+            ``_t``/``_v``/``_r`` values, ``_o`` a saved binding, ``_u`` a scope's undo list,
+            ``_ci`` the running element of a body sequence, ``_l``/``_lv``/``_p`` private
+            locals, loop variables and parameters, ``_lr``/``_lt``/``_rt`` loop results and
+            recur tuples; numbered per Python function.
+==========  ================================================================================
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Final
+
+
+class H:
+    """Runtime helper names as generated code spells them (one ``Final`` per name)."""
+
+    # sentinels and types compared against
+    MISS: Final = "_MISS"
+    NOTHING: Final = "_NOTHING"
+    SPELL_FN: Final = "_SpellFn"
+    SPELL_MAP: Final = "_SpellMap"
+    SPELL_ERROR: Final = "_SpellError"
+    RECUR_MARKER: Final = "_RecurMarker"
+    PVECTOR: Final = "_PVector"
+    EPOCH: Final = "_EPOCH"
+    # lookups and bindings
+    MISS_LOOKUP: Final = "_miss"
+    NS_PATH: Final = "_ns_path"
+    NS_STATIC: Final = "_ns_static"
+    REC: Final = "_rec"
+    UNWIND: Final = "_unwind"
+    RESTORE: Final = "_restore"
+    DESTRUCTURE: Final = "_destructure"
+    LOOP_REBIND: Final = "_loop_rebind"
+    PRIVATE_REBIND: Final = "_private_rebind"
+    # calls and their rare paths
+    APPLY: Final = "_apply"
+    IS_MACRO: Final = "_is_macro"
+    MACRO_CALL: Final = "_macro_call"
+    MAKE_RECUR: Final = "_make_recur"
+    RECUR_OF: Final = "_recur_of"
+    RECUR_VALUE: Final = "_recur_value"
+    STALE: Final = "_stale"
+    SUBUNITS: Final = "_subunits"
+    GET: Final = "_get"
+    IS: Final = "_is"
+    SPELL_EQ: Final = "_spell_eq"
+    # failures and their conversion
+    THROW: Final = "_throw"
+    THROW_NOW: Final = "_throw_now"
+    FAIL: Final = "_fail"
+    FAIL_NOW: Final = "_fail_now"
+    HOST_FAIL_NOW: Final = "_host_fail_now"
+    ARITY_TEXT: Final = "_arity_text"
+    CONV: Final = "_conv"
+    SEQ_FAIL: Final = "_seq_fail"
+    FN_FAIL: Final = "_fn_fail"
+    PRIV_FAIL: Final = "_priv_fail"
+    CAUGHT: Final = "_caught"
+    REENTER: Final = "_reenter"
+    DROP: Final = "_drop"
+    # literals and forms
+    VEC: Final = "_vec"
+    MAP_PAIRS: Final = "_map_pairs"
+    FOR_ITEMS: Final = "_for_items"
+    REOPEN: Final = "_reopen"
+
+    @staticmethod
+    def op(name: str) -> str:
+        """The library function behind native operator ``name`` (the slow path of its inline code)."""
+        full = "_op_" + name
+        assert full in _OPS, full
+        return full
+
+
+_OPS: Final = frozenset({"_op_add", "_op_sub", "_op_mul", "_op_lt", "_op_gt", "_op_le", "_op_ge", "_op_inc",
+                         "_op_dec", "_op_neg", "_op_zero", "_op_pos", "_op_negp", "_op_conj", "_op_get",
+                         "_op_count", "_op_nth", "_op_first", "_op_assoc"})
+
+
+class L:
+    """Parameter and local names with a fixed meaning (see the module docstring)."""
+
+    ENV: Final = "D"
+    HEAD: Final = "_H"
+    UNIT_UNDO: Final = "_U"
+    TABLE: Final = "_T"
+    EXC: Final = "_e"
+
+
+_NAMESPACE: dict[str, Any] | None = None
+
+
+def compiled_namespace() -> dict[str, Any]:
+    """The globals of every compiled module: ``H``'s names bound to the runtime's objects.
+
+    Loading it loads the whole builtin library, since compiled code refers to builtins directly.
+    """
+    global _NAMESPACE
+    if _NAMESPACE is not None:
+        return dict(_NAMESPACE)
+    from . import support as s
+    from .core import colls, seqs
+    from .core import numbers as num
+    from .data.equality import spell_eq
+    from .data.fn import RecurMarker, SpellFn
+    from .data.hashmap import SpellMap
+    from .data.lookup import get
+    from .data.vector import PVector, vec
+    from .destructure import destructure
+    from .errors import SpellError
+    from .library import load
+
+    load()
+    ns: dict[str, Any] = {
+        H.MISS: s.MISS, H.NOTHING: s.NOTHING, H.SPELL_FN: SpellFn, H.SPELL_MAP: SpellMap,
+        H.SPELL_ERROR: SpellError, H.RECUR_MARKER: RecurMarker, H.PVECTOR: PVector, H.EPOCH: s.EPOCH,
+        H.MISS_LOOKUP: s.miss, H.NS_PATH: s.ns_path, H.NS_STATIC: s.ns_static, H.REC: s.rec,
+        H.UNWIND: s.unwind, H.RESTORE: s.restore, H.DESTRUCTURE: destructure, H.LOOP_REBIND: s.loop_rebind,
+        H.PRIVATE_REBIND: s.private_rebind,
+        H.APPLY: s.apply_fn, H.IS_MACRO: s.check_macro, H.MACRO_CALL: s.macro_call, H.MAKE_RECUR: s.make_recur,
+        H.RECUR_OF: s.recur_of,        H.RECUR_VALUE: s.recur_value, H.STALE: s.stale, H.SUBUNITS: s.subunits, H.GET: get, H.IS: operator.is_,
+        H.SPELL_EQ: spell_eq,
+        H.THROW: s.throw, H.THROW_NOW: s.throw_now, H.FAIL: s.fail, H.FAIL_NOW: s.fail_now,
+        H.HOST_FAIL_NOW: s.host_fail_now, H.ARITY_TEXT: s.arity_text, H.CONV: s.conv, H.SEQ_FAIL: s.seq_fail,
+        H.FN_FAIL: s.fn_fail, H.PRIV_FAIL: s.priv_fail, H.CAUGHT: s.caught_value, H.REENTER: s.reenter_failure_env,
+        H.DROP: s.drop_binding,
+        H.VEC: vec, H.MAP_PAIRS: SpellMap.from_pairs, H.FOR_ITEMS: s.for_items, H.REOPEN: s.reopen,
+        "_op_add": num.add, "_op_sub": num.sub, "_op_mul": num.mul, "_op_lt": num.lt, "_op_gt": num.gt,
+        "_op_le": num.le, "_op_ge": num.ge, "_op_inc": num.inc, "_op_dec": num.dec, "_op_neg": num.neg,
+        "_op_zero": num.is_zero, "_op_pos": num.is_pos, "_op_negp": num.is_neg,
+        "_op_conj": seqs.conj1, "_op_get": get, "_op_count": seqs.count, "_op_nth": seqs.nth,
+        "_op_first": seqs.first, "_op_assoc": colls.assoc1,
+    }
+    assert set(ns) == helper_names(), "compiled_namespace and H disagree"
+    _NAMESPACE = ns
+    return dict(ns)
+
+
+def helper_names() -> frozenset[str]:
+    """Every helper name ``H`` declares (what the ABI test checks generated code against)."""
+    return frozenset(v for k, v in vars(H).items() if k.isupper()) | _OPS
+
+
+__all__ = ["H", "L", "compiled_namespace", "helper_names"]
