@@ -41,6 +41,7 @@ from spell_runtime.data import (
 )
 from spell_runtime.data.positions import child_spans_of, span_of
 from spell_runtime.destructure import pattern_symbols
+from spell_runtime.errors import SpellError
 from spell_runtime.invoke import host_class_name
 
 from ..expand.builtin_macros import MACROS, MacroArgError
@@ -79,7 +80,7 @@ from .ir import (
     Try,
     VectorLit,
 )
-from .privacy import observable, plain_symbols
+from .privacy import SummaryCache, clashes, merge, observable, plain_symbols, scope_summary
 
 SPECIAL_FORMS = frozenset(Symbol(n) for n in (
     "quote", "def", "persist", "do", "if", "let", "fn", "fn*", "quine", "reopen", "loop", "recur", "for", "try"))
@@ -154,6 +155,8 @@ class Analyzer:
         self.extra_bound = extra_bound
         self.source = source
         self.subunits = subunits
+        self.depth = 0  # forms being analyzed, outermost to innermost (see MAX_NESTING)
+        self.privacy: SummaryCache = {}  # summaries of the private scopes built so far
 
     # ------------------------------------------------------------------ helpers
     def _static(self, sym: Symbol) -> bool:
@@ -176,6 +179,17 @@ class Analyzer:
     # ------------------------------------------------------------------ entry
     def analyze(self, form: Any, ctx: Ctx, tail: Optional[str], frame: Frame,
                 pos: Optional[tuple[int, int, int, int]] = None) -> Node:
+        """The IR of ``form``; deeper than ``MAX_NESTING`` forms is a Spell error at the innermost one."""
+        self.depth += 1
+        try:
+            if self.depth > MAX_NESTING:
+                raise SpellError(nesting_message(), form)
+            return self._analyze(form, ctx, tail, frame, pos)
+        finally:
+            self.depth -= 1
+
+    def _analyze(self, form: Any, ctx: Ctx, tail: Optional[str], frame: Frame,
+                 pos: Optional[tuple[int, int, int, int]]) -> Node:
         t = type(form)
         if t is Symbol:
             return self._symbol(form, ctx, frame, pos)
@@ -391,9 +405,13 @@ class Analyzer:
                 if s not in all_syms:
                     all_syms.append(s)
         body = self._seq(args[1:], ctx, tail, Frame(frozenset(locals_)), pos, form, spans, 2)
-        private = bool(all_syms) and plain_symbols(b.pattern for b in bindings) and not observable(
-            [body, *(b.value for b in bindings)], frozenset(all_syms))
-        return Let(form, pos, ctx, tuple(bindings), body, tuple(all_syms), private)
+        summary = scope_summary([body, *(b.value for b in bindings)], self.privacy)
+        private = (bool(all_syms) and plain_symbols(b.pattern for b in bindings)
+                   and not clashes(summary, frozenset(all_syms)))
+        node = Let(form, pos, ctx, tuple(bindings), body, tuple(all_syms), private)
+        if private:
+            self.privacy[id(node)] = (node, summary)
+        return node
 
     def _fn(self, form: Any, args: list[Any], ctx: Ctx, pos: Any) -> Node:
         params = args[0] if args else None
@@ -410,7 +428,7 @@ class Analyzer:
             seq = self._seq(body_forms, Ctx.RETURN, "fn", Frame(frozenset(syms)), pos, form,
                             child_spans_of(form), 2)
             private = (bool(syms) and plain_symbols(plist_params) and len(set(plist_params)) == len(plist_params)
-                       and not observable([seq], frozenset(syms)))
+                       and not observable([seq], frozenset(syms), self.privacy))
             fn_body = FnBody(plist_params, tuple(syms), seq, form, private)
         elif params is None:
             seq = self._seq(body_forms, Ctx.RETURN, "fn", Frame(), pos, form, child_spans_of(form), 2)
@@ -437,9 +455,13 @@ class Analyzer:
                     syms.append(s)
         self._bind_names(syms)
         body = self._seq(args[1:], ctx, "loop", Frame(frame.locals | frozenset(syms)), pos, form, spans, 2)
+        summary = scope_summary([body], self.privacy)
         private = (bool(syms) and plain_symbols(patterns) and len(set(patterns)) == len(patterns)
-                   and not observable([body], frozenset(syms)))
-        return Loop(form, pos, ctx, tuple(inits), tuple(patterns), tuple(syms), body, private)
+                   and not clashes(summary, frozenset(syms)))
+        node = Loop(form, pos, ctx, tuple(inits), tuple(patterns), tuple(syms), body, private)
+        if private:  # what an enclosing scope sees: the body and the initial values
+            self.privacy[id(node)] = (node, merge(summary, scope_summary(inits, self.privacy)))
+        return node
 
     def _for(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any) -> Node:
         if len(args) < 1:
@@ -495,6 +517,20 @@ class Analyzer:
                                 child_spans_of(args[-1]), 2)
         body = self._seq(body_forms, ctx, tail, frame, pos, form, spans, 1)
         return Try(form, pos, ctx, body, catch_sym, handler)
+
+
+MAX_NESTING = 2000
+"""How deeply evaluated forms may nest (issue 16 item 1). Analysis, emission, CPython's ``compile()``
+and evaluation all recurse with the nesting, partly on the C stack, which the raised recursion limit
+(``support.set_recursion_limit``) no longer guards: past a few thousand levels the process could crash
+instead of failing. 2,000 levels keep every stage well inside an 8 MB stack (measured by
+``tests/security/test_nesting.py``, main thread and a default-size thread) and far beyond written
+code; quoted data is not analyzed and may nest deeper."""
+
+
+def nesting_message() -> str:
+    # PRODUCT STRING (issue 16 item 1)
+    return "Form nested too deeply (more than %d levels)" % MAX_NESTING
 
 
 def _is_bool(node: Node) -> bool:

@@ -24,7 +24,7 @@ error results still show them.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Optional
 
 from spell_runtime.data import Symbol
 
@@ -40,26 +40,62 @@ def _children(node: Any) -> Iterator[Any]:
                 yield item
 
 
-def observable(nodes: Any, names: frozenset[Symbol]) -> bool:
-    """True if code in ``nodes`` (one compiled function) could observe or clash with ``names`` in the env."""
+Summary = Optional[tuple[frozenset[Symbol], frozenset[Symbol]]]
+"""What a private scope's code does that an enclosing scope's test needs: ``None`` when something in
+it could observe the env, else (symbols it ``def``s, roots of the namespace paths it reads)."""
+
+SummaryCache = dict[int, tuple[Any, Summary]]
+"""id(private ``let``/``loop`` node) → (node, its summary), filled by the analyzer as it builds them
+inside out, so each enclosing scope's test stops at the nested scope instead of walking it again
+(without it, ``n`` nested ``let``s cost n² node visits)."""
+
+
+def scope_summary(nodes: Any, cache: Optional[SummaryCache] = None) -> Summary:
+    """The summary of the code in ``nodes`` (one compiled function; ``fn`` literals are skipped)."""
+    defs: set[Symbol] = set()
+    roots: set[Symbol] = set()
     stack = list(nodes)
     while stack:
         n = stack.pop()
         t = type(n)
         if t is ir.Call or t is ir.Try or t is ir.For or t is ir.Reopen or t is ir.SubUnits:
-            return True
+            return None
         if t is ir.BuiltinCall and n.env:
-            return True
-        if (t is ir.Let or t is ir.Loop) and not n.private:
-            return True
-        if (t is ir.Def or t is ir.Quine) and n.sym in names:
-            return True
-        if t is ir.NsRef and not n.has_static_root and n.root in names:
-            return True
+            return None
+        if t is ir.Let or t is ir.Loop:
+            if not n.private:
+                return None
+            known = cache.get(id(n)) if cache is not None else None
+            if known is not None and known[0] is n:
+                if known[1] is None:
+                    return None
+                defs |= known[1][0]
+                roots |= known[1][1]
+                continue
+        if t is ir.Def or t is ir.Quine:
+            defs.add(n.sym)
+        if t is ir.NsRef and not n.has_static_root:
+            roots.add(n.root)
         if t is ir.Fn:
             continue  # a separate compiled function
         stack.extend(_children(n))
-    return False
+    return frozenset(defs), frozenset(roots)
+
+
+def merge(a: Summary, b: Summary) -> Summary:
+    if a is None or b is None:
+        return None
+    return a[0] | b[0], a[1] | b[1]
+
+
+def clashes(summary: Summary, names: frozenset[Symbol]) -> bool:
+    """True if code with ``summary`` could observe or clash with ``names`` in the env."""
+    return summary is None or not summary[0].isdisjoint(names) or not summary[1].isdisjoint(names)
+
+
+def observable(nodes: Any, names: frozenset[Symbol], cache: Optional[SummaryCache] = None) -> bool:
+    """True if code in ``nodes`` (one compiled function) could observe or clash with ``names`` in the env."""
+    return clashes(scope_summary(nodes, cache), names)
 
 
 def plain_symbols(patterns: Any) -> bool:
@@ -82,17 +118,29 @@ def _loop_recurs(node: Any, out: list[Any]) -> None:
         stack.extend(_children(n))
 
 
-def _rebinds(node: Any, names: set[Symbol]) -> bool:
-    stack = [node]
+def _rebinds(node: Any, names: set[Symbol], cache: Optional[dict[int, tuple[Any, frozenset[Symbol]]]]) -> bool:
+    return not names.isdisjoint(bound_inside(node, cache if cache is not None else {}))
+
+
+def bound_inside(root: Any, cache: dict[int, tuple[Any, frozenset[Symbol]]]) -> frozenset[Symbol]:
+    """Symbols some ``let``/``loop`` in ``root``'s code binds (``fn`` literals excluded), memoized in
+    ``cache`` per node so that nested loops cost linear time; iterative, for deep nesting."""
+    stack: list[tuple[Any, bool]] = [(root, False)]
     while stack:
-        n = stack.pop()
-        t = type(n)
-        if t is ir.Fn:
+        n, children_done = stack.pop()
+        known = cache.get(id(n))
+        if known is not None and known[0] is n:
             continue
-        if (t is ir.Let or t is ir.Loop) and names.intersection(n.syms):
-            return True
-        stack.extend(_children(n))
-    return False
+        kids = [] if type(n) is ir.Fn else list(_children(n))
+        if not children_done:
+            stack.append((n, True))
+            stack.extend((k, False) for k in kids)
+            continue
+        out: set[Symbol] = set(n.syms) if type(n) is ir.Let or type(n) is ir.Loop else set()
+        for k in kids:
+            out |= cache[id(k)][1]
+        cache[id(n)] = (n, frozenset(out))
+    return cache[id(root)][1]
 
 
 def _int_expr(n: Any, ints: set[Symbol]) -> bool:
@@ -124,7 +172,7 @@ def _tail_requests(n: Any, ints: set[Symbol]) -> bool:
     return ir.may_be_map(n)
 
 
-def int_loop_vars(loop: ir.Loop) -> set[Symbol]:
+def int_loop_vars(loop: ir.Loop, cache: Optional[dict[int, tuple[Any, frozenset[Symbol]]]] = None) -> set[Symbol]:
     """Private loop variables that provably always hold longs: an int literal initial value and
     every ``recur`` value built from such variables and int literals with ``+ - * inc dec``
     (whose results are longs or an overflow error). Their type tests can be left out."""
@@ -133,7 +181,7 @@ def int_loop_vars(loop: ir.Loop) -> set[Symbol]:
         return ints
     recurs: list[Any] = []
     _loop_recurs(loop.body, recurs)
-    if any(len(r.args) != len(loop.patterns) for r in recurs) or _rebinds(loop.body, ints):
+    if any(len(r.args) != len(loop.patterns) for r in recurs) or (recurs and _rebinds(loop.body, ints, cache)):
         return set()
     changed = True
     while changed and ints:

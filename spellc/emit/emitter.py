@@ -24,6 +24,7 @@ call form (see ``spell_runtime.support``).
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Optional
@@ -117,6 +118,11 @@ class Emitter:
         # outermost marking in a Python function wins (support.seq_fail), so sequences nested in it
         # need no handler and no element counter of their own.
         self.marking = False
+        # Statically nested blocks (try, while, for) around the code being emitted in the current
+        # Python function: CPython refuses more than 20, so past BLOCK_BUDGET a construct that
+        # opens blocks is emitted as a nested function of its own (see ``_outline``).
+        self.blocks = 0
+        self.bound_cache: dict[int, tuple[Any, frozenset[Symbol]]] = {}  # analyze.privacy.bound_inside
 
     # ------------------------------------------------------------------ names and constants
     def tmp(self, prefix: str = "_t") -> str:
@@ -167,11 +173,13 @@ class Emitter:
         info = FnInfo(is_fn=False)
         saved_marking, self.marking = self.marking, False
         saved_n, self._n = self._n, 0
+        saved_blocks, self.blocks = self.blocks, 1  # the unit's try
         try:
             body = self.tail_stmts(node, scope, Tail("return"), info)
         finally:
             self.marking = saved_marking
             self._n = saved_n
+            self.blocks = saved_blocks
         handler = [P.raise_(P.callname(H.CONV, P.name(L.EXC), P.name("D"), P.name(L.TABLE)))]
         fn = P.fndef(fname, ["D", "_U"], [P.try_(body, "_e", handler)])
         return fn
@@ -184,6 +192,9 @@ class Emitter:
 
     # ------------------------------------------------------------------ dispatch
     def expr(self, node: ir.Node, scope: Scope, info: FnInfo) -> Result:
+        if self.blocks >= BLOCK_BUDGET and type(node) in _OPENS_BLOCKS:
+            with P.at(node.pos):
+                return self._outline(lambda: self._parts(self.expr(node, scope, info)), scope)
         method = getattr(self, "e_" + type(node).__name__)
         with P.at(node.pos):
             res: Result = method(node, scope, info)
@@ -191,6 +202,10 @@ class Emitter:
 
     def stmts(self, node: ir.Node, scope: Scope, info: FnInfo) -> list[ast.stmt]:
         """Emit for effect only."""
+        if self.blocks >= BLOCK_BUDGET and type(node) in _OPENS_BLOCKS:
+            res = self.expr(node, scope, info)
+            with P.at(node.pos):
+                return res.stmts + [P.expr_stmt(res.expr)]
         with P.at(node.pos):
             return self._stmts(node, scope, info)
 
@@ -222,6 +237,12 @@ class Emitter:
 
     def tail_stmts(self, node: ir.Node, scope: Scope, tail: Tail, info: FnInfo) -> list[ast.stmt]:
         """Emit ``node`` in a tail position: its value leaves through ``tail``."""
+        if self.blocks >= BLOCK_BUDGET and type(node) in _OPENS_BLOCKS:
+            # Outlined, a tail recur arrives here as a recur request value, which ``deliver``
+            # turns back into a jump (loop) or a re-application (fn).
+            res = self.expr(node, scope, info)
+            with P.at(node.pos):
+                return res.stmts + self.deliver(res.expr, tail, True, node.pos)
         with P.at(node.pos):
             return self._tail_stmts(node, scope, tail, info)
 
@@ -286,6 +307,35 @@ class Emitter:
         """Cheap pre-test before asking whether a value is a recur request: only maps can be."""
         return P.or_(P.is_(P.callname("type", P.name(v)), P.name(H.RECUR_MARKER)),
                      P.is_(P.callname("type", P.name(v)), P.name(H.SPELL_MAP)))
+
+    # ------------------------------------------------------------------ nesting (issue 16 item 1)
+    @staticmethod
+    def _parts(res: Result) -> tuple[list[ast.stmt], Optional[ast.expr]]:
+        return res.stmts, res.expr
+
+    def _outline(self, emit_body: Callable[[], tuple[list[ast.stmt], Optional[ast.expr]]], scope: Scope) -> Result:
+        """Emit a construct as a nested function called in place, where its blocks count from zero.
+
+        The body is emitted in expression context, so no ``return``, ``break`` or ``continue`` of
+        the enclosing function can occur in it; it reads the enclosing function's locals as free
+        variables and assigns at most the enclosing scope's undo list, declared ``nonlocal``. Names
+        keep their function-wide numbering, so none shadows an enclosing local.
+        """
+        name = self.tmp("_nest")
+        saved = self.blocks
+        self.blocks = 0
+        try:
+            stmts, value = emit_body()
+        finally:
+            self.blocks = saved
+        body = stmts + ([P.ret(value)] if value is not None else [])
+        if scope.used:  # the enclosing frame then binds the undo list (a parameter, or ``= None``)
+            body.insert(0, P.node(ast.Nonlocal(names=[scope.undo])))
+        return Result([P.fndef(name, [], body)], P.callname(name))
+
+    def nested(self, blocks: int) -> _Nested:
+        """``with self.nested(k):`` — code emitted inside sits ``k`` more blocks deep."""
+        return _Nested(self, blocks)
 
     # ------------------------------------------------------------------ combining sub-results
     def exprs_in_order(self, nodes: tuple[ir.Node, ...] | list[ir.Node], scope: Scope,
@@ -464,7 +514,8 @@ class Emitter:
         saved_marking = self.marking
         self.marking = True
         try:
-            body = self._seq_elements(node, scope, info, tail, result_var, ci, counted=not nested)
+            with self.nested(0 if nested or bare_ci is not None else 1):  # its handler's try
+                body = self._seq_elements(node, scope, info, tail, result_var, ci, counted=not nested)
         finally:
             self.marking = saved_marking
         if nested or bare_ci is not None:
@@ -557,33 +608,40 @@ class Emitter:
         saved_private = self.private
         self.private = dict(saved_private)
         try:
-            body: list[ast.stmt] = []
-            pre: list[ast.stmt] = []
-            own: dict[Symbol, str] = {}
-            for b in node.bindings:
-                res = self.expr(b.value, scope, info)
-                body.extend(res.stmts)
-                if node.private:
-                    var = own.get(b.pattern)
-                    if var is None:
-                        var = own[b.pattern] = self.tmp("_l")
-                        pre.append(P.assign(var, P.name(H.MISS)))
-                    body.append(P.assign(var, res.expr))
-                    self.private[b.pattern] = var
-                else:
-                    body.extend(self.bind_pattern(b.pattern, res.expr, b.value.pos or node.pos))
-            if tail is not None:
-                body.extend(self.seq_stmts(node.body, scope, info, tail))
-            elif result_var:
-                body.extend(self.seq_stmts(node.body, scope, info, None, result_var=result_var))
-            else:
-                body.extend(self.seq_stmts(node.body, scope, info, None))
+            with self.nested(2):  # the scope's try/except/finally
+                body = self._let_body(node, scope, info, tail, result_var)
             if node.private:
+                own = {b.pattern: self.private[b.pattern] for b in node.bindings}
+                pre = [P.assign(var, P.name(H.MISS)) for var in dict.fromkeys(own.values())]
                 return pre + self._scope_frame(scope, [], [], body, node.pos, privates=self._private_args(own))
         finally:
             self.private = saved_private
         saves, restores = self._saves(node.syms, node.pos)
         return self._scope_frame(scope, saves, restores, body, node.pos)
+
+    def _let_body(self, node: ir.Let, scope: Scope, info: FnInfo, tail: Optional[Tail],
+                  result_var: Optional[str]) -> list[ast.stmt]:
+        """The bindings (into ``self.private`` when the let is private) and the body of a ``let``."""
+        body: list[ast.stmt] = []
+        own: dict[Symbol, str] = {}
+        for b in node.bindings:
+            res = self.expr(b.value, scope, info)
+            body.extend(res.stmts)
+            if node.private:
+                var = own.get(b.pattern)
+                if var is None:
+                    var = own[b.pattern] = self.tmp("_l")
+                body.append(P.assign(var, res.expr))
+                self.private[b.pattern] = var
+            else:
+                body.extend(self.bind_pattern(b.pattern, res.expr, b.value.pos or node.pos))
+        if tail is not None:
+            body.extend(self.seq_stmts(node.body, scope, info, tail))
+        elif result_var:
+            body.extend(self.seq_stmts(node.body, scope, info, None, result_var=result_var))
+        else:
+            body.extend(self.seq_stmts(node.body, scope, info, None))
+        return body
 
     # ------------------------------------------------------------------ loop / recur
     def e_Loop(self, node: ir.Loop, scope: Scope, info: FnInfo) -> Result:
@@ -605,10 +663,11 @@ class Emitter:
             saved_ints = self.int_vars
             self.private = dict(saved_private)
             self.private.update(zip(node.patterns, vars_))
-            ints = int_loop_vars(node)
+            ints = int_loop_vars(node, self.bound_cache)
             self.int_vars = saved_ints | {v for p, v in zip(node.patterns, vars_) if p in ints}
             try:
-                body_stmts = self.seq_stmts(node.body, scope, info, tail)
+                with self.nested(3):  # the scope's try/except/finally and the while
+                    body_stmts = self.seq_stmts(node.body, scope, info, tail)
                 privates = self._private_args(node.patterns)
             finally:
                 self.private = saved_private
@@ -619,7 +678,8 @@ class Emitter:
                                  [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(scope.undo)))]))
             loop = P.while_true(top + body_stmts)
             return pre + self._scope_frame(scope, [], [], [loop], node.pos, privates=privates)
-        body_stmts = self.seq_stmts(node.body, scope, info, tail)
+        with self.nested(3):
+            body_stmts = self.seq_stmts(node.body, scope, info, tail)
         saves, restores = self._saves(node.syms, node.pos)
         top = []
         if scope.used:
@@ -684,10 +744,12 @@ class Emitter:
     # ------------------------------------------------------------------ fn bodies
     def fn_body(self, body: ir.FnBody, pos: Optional[Pos], fname: str) -> None:
         saved_n, self._n = self._n, 0  # the body is a Python function of its own: its locals restart
+        saved_blocks, self.blocks = self.blocks, 3  # its try/finally and a recur loop
         try:
             self._fn_body(body, pos, fname)
         finally:
             self._n = saved_n
+            self.blocks = saved_blocks
 
     def _fn_body(self, body: ir.FnBody, pos: Optional[Pos], fname: str) -> None:
         params = ["_p%d" % i for i in range(len(body.params))]
@@ -766,9 +828,13 @@ class Emitter:
                 return out
             c = node.clauses[i]
             if type(c) is ir.ForIter:
+                if self.blocks >= BLOCK_BUDGET:  # the remaining clauses in a nested function
+                    nest = self._outline(lambda: (build(i), None), inner_scope)
+                    return nest.stmts + [P.expr_stmt(nest.expr)]
                 res = self.expr(c.coll, inner_scope, info)
                 item = self.tmp("_it")
-                body = self.bind_pattern(c.pattern, P.name(item), node.pos) + build(i + 1)
+                with self.nested(1):
+                    body = self.bind_pattern(c.pattern, P.name(item), node.pos) + build(i + 1)
                 return res.stmts + [P.for_(item, P.callname(H.FOR_ITEMS, res.expr), body)]
             if type(c) is ir.ForWhen:
                 res = self.expr(c.test, inner_scope, info)
@@ -779,7 +845,8 @@ class Emitter:
                 lets += res.stmts + self.bind_pattern(b.pattern, res.expr, node.pos)
             return lets + build(i + 1)
 
-        body = build(0)
+        with self.nested(2):
+            body = build(0)
         stmts = [P.assign(acc, P.list_([]))] + self._scope_frame(inner_scope, saves, restores, body, node.pos)
         return Result(stmts, P.callname(H.VEC, P.name(acc)))
 
@@ -794,10 +861,11 @@ class Emitter:
         # failures must become Spell errors inside the ``try`` (see ``marking``).
         saved_marking, self.marking = self.marking, node.handler is None and self.marking
         try:
-            if tail is not None:
-                body = self.seq_stmts(node.body, scope, info, tail)
-            else:
-                body = self.seq_stmts(node.body, scope, info, None, result_var=result_var)
+            with self.nested(1):
+                if tail is not None:
+                    body = self.seq_stmts(node.body, scope, info, tail)
+                else:
+                    body = self.seq_stmts(node.body, scope, info, None, result_var=result_var)
         finally:
             self.marking = saved_marking
         if node.handler is None:
@@ -810,7 +878,8 @@ class Emitter:
         ]
         sym = node.catch_sym
         handler += self.bind_def(sym, P.callname(H.CAUGHT, P.name(err)), scope, node.pos)
-        handler += self.seq_stmts(node.handler, scope, info, None, result_var=hv)
+        with self.nested(2):  # inside an except clause that binds a name
+            handler += self.seq_stmts(node.handler, scope, info, None, result_var=hv)
         handler.append(P.assign(scope.undo, P.callname(H.DROP, P.name("D"), self.const(sym), P.name(scope.undo))))
         if tail is not None:
             handler += self.deliver(P.name(hv), tail, True, node.pos)
@@ -1082,6 +1151,30 @@ class Emitter:
         else:
             out.extend(dispatch)
         return Result(out, P.name(r))
+
+
+BLOCK_BUDGET = 12
+"""Blocks a function may have open before constructs are outlined: CPython's limit is 20 (CO_MAXBLOCKS),
+and an ``except`` clause or a destructuring ``for`` can add two or three past the count kept here."""
+
+_OPENS_BLOCKS = (ir.Let, ir.Loop, ir.Try, ir.For, ir.Seq)
+"""IR kinds whose code opens blocks (what ``_outline`` moves into a nested function)."""
+
+
+class _Nested:
+    """``Emitter.nested``: adds to the block count for the code emitted inside."""
+
+    __slots__ = ("emitter", "blocks")
+
+    def __init__(self, emitter: Emitter, blocks: int) -> None:
+        self.emitter = emitter
+        self.blocks = blocks
+
+    def __enter__(self) -> None:
+        self.emitter.blocks += self.blocks
+
+    def __exit__(self, *exc: object) -> None:
+        self.emitter.blocks -= self.blocks
 
 
 class _KnownInt:
