@@ -181,12 +181,18 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     from ..emit.constants import RUNTIME_IMPORTS, ConstantWriter
 
     base_namespace()
+    support.set_recursion_limit()  # analysis and unparse recurse with the nesting (as evaluation does)
     emitter = Emitter()
     emitter.epoch_base = 0
     units: list[ast.stmt] = []
     for i, form in enumerate(forms):
         node, _ = analyze_form(form)
         units.append(emitter.unit_function(node, "_unit%d" % i))
+    named = {id(value) for value in emitter.consts.values()}
+    for form in emitter.table.values():  # call forms the position table names: built once, by name
+        if id(form) not in named:
+            named.add(id(form))
+            emitter.consts["_k%d" % len(emitter.consts)] = form
     writer = ConstantWriter()
     consts = writer.assignments(emitter.consts)
     mod = ast.Module(body=[*consts, *emitter.functions, *units], type_ignores=[])

@@ -96,9 +96,8 @@ class ConstantWriter:
             if name not in by_name:
                 return
             del by_name[name]
-            for sub in _children(consts[name]):  # sub-forms first, so they can be referred to
-                sub_name = pending.get(id(sub))
-                if sub_name is not None and sub_name in by_name:
+            for sub_name in _named_below(consts[name], pending):  # first, so they can be referred to
+                if sub_name in by_name:
                     write(sub_name)
             e = self._expr(consts[name], top=True)
             text = ast.unparse(e)
@@ -197,14 +196,34 @@ def _children(v: Any) -> list[Any]:
     return []
 
 
-def _name_shared(consts: dict[str, Any]) -> dict[str, Any]:
-    """``consts`` plus a name (``_s<n>``) for every unnamed non-literal value that occurs in two places."""
-    named = {id(v) for v in consts.values()}
-    seen: dict[int, Any] = {}
-    shared: dict[int, Any] = {}
-    stack = [c for v in consts.values() for c in _children(v)]
-    while stack:  # iterative: forms can nest deeper than the C stack allows recursion
+def _named_below(value: Any, pending: dict[int, str]) -> list[str]:
+    """Names of the named values inside ``value`` that no other named value inside it holds."""
+    out: list[str] = []
+    stack = _children(value)
+    while stack:
         v = stack.pop()
+        name = pending.get(id(v))
+        if name is not None:
+            out.append(name)
+        elif not (v is None or type(v) in (bool, str, int, float)):
+            stack.extend(_children(v))
+    return out
+
+
+CONSTANT_DEPTH = 30
+"""Nesting a constant's constructor may reach before a sub-value gets a name of its own: Python's
+tokenizer refuses more than 200 open brackets, and each level writes two (``plist([``)."""
+
+
+def _name_shared(consts: dict[str, Any]) -> dict[str, Any]:
+    """``consts`` plus a name (``_s<n>``) for every unnamed non-literal value that occurs in two places
+    or that sits ``CONSTANT_DEPTH`` levels below the last named value above it."""
+    named = {id(v) for v in consts.values()}
+    seen: set[int] = set()
+    shared: dict[int, Any] = {}
+    stack = [(c, 1) for v in consts.values() for c in _children(v)]
+    while stack:  # iterative: forms can nest deeper than the C stack allows recursion
+        v, depth = stack.pop()
         t = type(v)
         if v is None or t is bool or t is str or t is int or t is float:
             continue
@@ -212,8 +231,12 @@ def _name_shared(consts: dict[str, Any]) -> dict[str, Any]:
             if id(v) not in named:
                 shared[id(v)] = v
             continue
-        seen[id(v)] = v
-        stack.extend(_children(v))
+        seen.add(id(v))
+        if depth >= CONSTANT_DEPTH and id(v) not in named:
+            shared[id(v)] = v
+        if id(v) in shared or id(v) in named:
+            depth = 0
+        stack.extend((c, depth + 1) for c in _children(v))
     out = {"_s%d" % i: v for i, v in enumerate(shared.values())}
     out.update(consts)
     return out

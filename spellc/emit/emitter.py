@@ -24,12 +24,13 @@ call form (see ``spell_runtime.support``).
 from __future__ import annotations
 
 import ast
+import builtins
 from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Optional
 
-from spell_runtime.abi import H, L
+from spell_runtime.abi import H, L, helper_names
 from spell_runtime.core.registry import info_of
 from spell_runtime.data import LONG_MAX, LONG_MIN, Keyword, Symbol
 
@@ -122,6 +123,10 @@ class Emitter:
         # Python function: CPython refuses more than 20, so past BLOCK_BUDGET a construct that
         # opens blocks is emitted as a nested function of its own (see ``_outline``).
         self.blocks = 0
+        # Indentation levels (any nested statement body) and expression nesting, which bound the
+        # text ``spellc build`` writes: Python's tokenizer allows 100 indents and 200 open brackets.
+        self.indent = 0
+        self.edepth = 0
         self.bound_cache: dict[int, tuple[Any, frozenset[Symbol]]] = {}  # analyze.privacy.bound_inside
 
     # ------------------------------------------------------------------ names and constants
@@ -173,13 +178,14 @@ class Emitter:
         info = FnInfo(is_fn=False)
         saved_marking, self.marking = self.marking, False
         saved_n, self._n = self._n, 0
-        saved_blocks, self.blocks = self.blocks, 1  # the unit's try
+        saved_depths = self.blocks, self.indent, self.edepth
+        self.blocks, self.indent, self.edepth = 1, 2, 0  # the unit's def and try
         try:
             body = self.tail_stmts(node, scope, Tail("return"), info)
         finally:
             self.marking = saved_marking
             self._n = saved_n
-            self.blocks = saved_blocks
+            self.blocks, self.indent, self.edepth = saved_depths
         handler = [P.raise_(P.callname(H.CONV, P.name(L.EXC), P.name("D"), P.name(L.TABLE)))]
         fn = P.fndef(fname, ["D", "_U"], [P.try_(body, "_e", handler)])
         return fn
@@ -192,22 +198,46 @@ class Emitter:
 
     # ------------------------------------------------------------------ dispatch
     def expr(self, node: ir.Node, scope: Scope, info: FnInfo) -> Result:
-        if self.blocks >= BLOCK_BUDGET and type(node) in _OPENS_BLOCKS:
+        if self._too_deep(node):
             with P.at(node.pos):
                 return self._outline(lambda: self._parts(self.expr(node, scope, info)), scope)
+        if self.edepth >= EXPR_BUDGET and type(node) not in _LEAVES:
+            # Deep expressions continue from a temporary (a statement): ``exprs_in_order`` and
+            # every construct already keep evaluation order and short circuits around statements.
+            saved, self.edepth = self.edepth, 0
+            try:
+                deep = self.expr(node, scope, info)
+            finally:
+                self.edepth = saved
+            t = self.tmp("_h")
+            with P.at(node.pos):
+                return Result(deep.stmts + [P.assign(t, deep.expr)], P.name(t))
         method = getattr(self, "e_" + type(node).__name__)
-        with P.at(node.pos):
-            res: Result = method(node, scope, info)
+        self.edepth += 1
+        try:
+            with P.at(node.pos):
+                res: Result = method(node, scope, info)
+        finally:
+            self.edepth -= 1
         return res
+
+    def _too_deep(self, node: ir.Node) -> bool:
+        t = type(node)
+        return ((self.blocks >= BLOCK_BUDGET and t in _OPENS_BLOCKS)
+                or (self.indent >= INDENT_BUDGET and t in _INDENTS))
 
     def stmts(self, node: ir.Node, scope: Scope, info: FnInfo) -> list[ast.stmt]:
         """Emit for effect only."""
-        if self.blocks >= BLOCK_BUDGET and type(node) in _OPENS_BLOCKS:
+        if self._too_deep(node):
             res = self.expr(node, scope, info)
             with P.at(node.pos):
                 return res.stmts + [P.expr_stmt(res.expr)]
-        with P.at(node.pos):
-            return self._stmts(node, scope, info)
+        saved, self.edepth = self.edepth, 0  # a statement's expression starts shallow
+        try:
+            with P.at(node.pos):
+                return self._stmts(node, scope, info)
+        finally:
+            self.edepth = saved
 
     def _stmts(self, node: ir.Node, scope: Scope, info: FnInfo) -> list[ast.stmt]:
         if isinstance(node, ir.SubUnits):
@@ -237,14 +267,18 @@ class Emitter:
 
     def tail_stmts(self, node: ir.Node, scope: Scope, tail: Tail, info: FnInfo) -> list[ast.stmt]:
         """Emit ``node`` in a tail position: its value leaves through ``tail``."""
-        if self.blocks >= BLOCK_BUDGET and type(node) in _OPENS_BLOCKS:
+        if self._too_deep(node):
             # Outlined, a tail recur arrives here as a recur request value, which ``deliver``
             # turns back into a jump (loop) or a re-application (fn).
             res = self.expr(node, scope, info)
             with P.at(node.pos):
                 return res.stmts + self.deliver(res.expr, tail, True, node.pos)
-        with P.at(node.pos):
-            return self._tail_stmts(node, scope, tail, info)
+        saved, self.edepth = self.edepth, 0
+        try:
+            with P.at(node.pos):
+                return self._tail_stmts(node, scope, tail, info)
+        finally:
+            self.edepth = saved
 
     def _tail_stmts(self, node: ir.Node, scope: Scope, tail: Tail, info: FnInfo) -> list[ast.stmt]:
         if isinstance(node, ir.Seq):
@@ -314,28 +348,55 @@ class Emitter:
         return res.stmts, res.expr
 
     def _outline(self, emit_body: Callable[[], tuple[list[ast.stmt], Optional[ast.expr]]], scope: Scope) -> Result:
-        """Emit a construct as a nested function called in place, where its blocks count from zero.
+        """Emit a construct as a module-level function called in place, where its blocks,
+        indentation and expression depth count from zero (a nested ``def`` would keep the text's
+        indentation growing).
 
         The body is emitted in expression context, so no ``return``, ``break`` or ``continue`` of
-        the enclosing function can occur in it; it reads the enclosing function's locals as free
-        variables and assigns at most the enclosing scope's undo list, declared ``nonlocal``. Names
-        keep their function-wide numbering, so none shadows an enclosing local.
+        the enclosing function can occur in it. It gets ``D``, the private locals it reads, and,
+        when it ``def``s into the enclosing scope, that scope's undo list, which it hands back with
+        its value: ``_r, _u = _nestN(D, _u, _l3)``.
         """
-        name = self.tmp("_nest")
-        saved = self.blocks
-        self.blocks = 0
+        self._nfn += 1
+        name = "_nest%d" % self._nfn
+        saved = self.blocks, self.indent, self.edepth
+        self.blocks, self.indent, self.edepth = 1, 1, 0
         try:
             stmts, value = emit_body()
         finally:
-            self.blocks = saved
-        body = stmts + ([P.ret(value)] if value is not None else [])
-        if scope.used:  # the enclosing frame then binds the undo list (a parameter, or ``= None``)
-            body.insert(0, P.node(ast.Nonlocal(names=[scope.undo])))
-        return Result([P.fndef(name, [], body)], P.callname(name))
+            self.blocks, self.indent, self.edepth = saved
+        body = stmts + ([P.ret(value if value is not None else P.const(None))])
+        loaded: set[str] = set()
+        stored: set[str] = set()
+        for st in body:
+            for n in ast.walk(st):
+                if isinstance(n, ast.Name):
+                    (loaded if n.ctx is P.LOAD else stored).add(n.id)
+                elif isinstance(n, ast.ExceptHandler) and n.name:
+                    stored.add(n.name)
+        undo = [scope.undo] if scope.used else []
+        read = sorted(v for v in loaded - stored - {"D", *undo} if self._is_enclosing_local(v))
+        if undo:
+            last = body[-1]
+            assert isinstance(last, ast.Return) and last.value is not None
+            body[-1] = P.ret(P.tuple_([last.value, P.name(scope.undo)]))
+        self.functions.append(P.fndef(name, ["D", *undo, *read], body))
+        call = P.callname(name, P.name("D"), *[P.name(v) for v in undo + read])
+        if not undo:
+            return Result([], call)
+        r = self.tmp("_r")
+        target = P.node(ast.Tuple(elts=[P.store(r), P.store(scope.undo)], ctx=P.STORE))
+        return Result([P.node(ast.Assign(targets=[target], value=call))], P.name(r))
 
-    def nested(self, blocks: int) -> _Nested:
-        """``with self.nested(k):`` — code emitted inside sits ``k`` more blocks deep."""
-        return _Nested(self, blocks)
+    def _is_enclosing_local(self, name: str) -> bool:
+        """Whether a name an outlined body reads is a local of the function it was cut from
+        (rather than a constant, a compiled function, a runtime helper or a Python builtin)."""
+        return not (name in self.consts or name in _GLOBAL_NAMES or name.startswith(("_fn", "_nest")))
+
+    def nested(self, blocks: int, indents: int = 0) -> _Nested:
+        """``with self.nested(k):`` — code emitted inside sits ``k`` more blocks (and indents) deep;
+        ``indents`` counts statement bodies that open no block (``if``)."""
+        return _Nested(self, blocks, indents)
 
     # ------------------------------------------------------------------ combining sub-results
     def exprs_in_order(self, nodes: tuple[ir.Node, ...] | list[ir.Node], scope: Scope,
@@ -460,8 +521,9 @@ class Emitter:
     # ------------------------------------------------------------------ if
     def e_If(self, node: ir.If, scope: Scope, info: FnInfo) -> Result:
         test = self.expr(node.test, scope, info)
-        then = self.expr(node.then, scope, info)
-        else_ = self.expr(node.else_, scope, info)
+        with self.nested(0, 1):  # the branches become statement bodies if either has statements
+            then = self.expr(node.then, scope, info)
+            else_ = self.expr(node.else_, scope, info)
         cond = self.truth(test.expr, node.test_is_bool)
         if not then.stmts and not else_.stmts:
             return Result(test.stmts, P.ifexp(cond, then.expr, else_.expr))
@@ -480,12 +542,13 @@ class Emitter:
     def if_stmts(self, node: ir.If, scope: Scope, info: FnInfo, tail: Optional[Tail]) -> list[ast.stmt]:
         test = self.expr(node.test, scope, info)
         cond = self.truth(test.expr, node.test_is_bool)
-        if tail is None:
-            body = self.stmts(node.then, scope, info)
-            orelse = self.stmts(node.else_, scope, info)
-        else:
-            body = self.tail_stmts(node.then, scope, tail, info)
-            orelse = self.tail_stmts(node.else_, scope, tail, info)
+        with self.nested(0, 1):  # an ``else`` holding only an ``if`` is written ``elif``: no deeper
+            if tail is None:
+                body = self.stmts(node.then, scope, info)
+                orelse = self.stmts(node.else_, scope, info)
+            else:
+                body = self.tail_stmts(node.then, scope, tail, info)
+                orelse = self.tail_stmts(node.else_, scope, tail, info)
         st = P.if_(cond, body, orelse)
         return test.stmts + [st]
 
@@ -744,12 +807,13 @@ class Emitter:
     # ------------------------------------------------------------------ fn bodies
     def fn_body(self, body: ir.FnBody, pos: Optional[Pos], fname: str) -> None:
         saved_n, self._n = self._n, 0  # the body is a Python function of its own: its locals restart
-        saved_blocks, self.blocks = self.blocks, 3  # its try/finally and a recur loop
+        saved_depths = self.blocks, self.indent, self.edepth
+        self.blocks, self.indent, self.edepth = 3, 4, 0  # its def, try/finally and a recur loop
         try:
             self._fn_body(body, pos, fname)
         finally:
             self._n = saved_n
-            self.blocks = saved_blocks
+            self.blocks, self.indent, self.edepth = saved_depths
 
     def _fn_body(self, body: ir.FnBody, pos: Optional[Pos], fname: str) -> None:
         params = ["_p%d" % i for i in range(len(body.params))]
@@ -1066,7 +1130,8 @@ class Emitter:
 
     def e_Call(self, node: ir.Call, scope: Scope, info: FnInfo) -> Result:
         head = self.expr(node.head, scope, info)
-        args = [self.expr(a, scope, info) for a in node.args]
+        with self.nested(0, 2 if node.maybe_macro else 0):  # statement form: args inside the macro test's else
+            args = [self.expr(a, scope, info) for a in node.args]
         pos = self.call_pos(node.form, node.pos)
         with P.at(pos):
             return self._call_expr(node, head, args, scope, pos)
@@ -1160,21 +1225,38 @@ and an ``except`` clause or a destructuring ``for`` can add two or three past th
 _OPENS_BLOCKS = (ir.Let, ir.Loop, ir.Try, ir.For, ir.Seq)
 """IR kinds whose code opens blocks (what ``_outline`` moves into a nested function)."""
 
+INDENT_BUDGET = 60
+"""Indentation levels before constructs are outlined (Python's tokenizer stops at 100)."""
+
+_INDENTS = (*_OPENS_BLOCKS, ir.If, ir.Call)
+
+EXPR_BUDGET = 24
+"""IR levels of one expression before the rest continues from a temporary: each level writes a few
+brackets, and Python's tokenizer allows 200 open ones (``spellc build`` output is text)."""
+
+_LEAVES = (ir.Const, ir.Local, ir.Global, ir.BuiltinRef)
+
+_GLOBAL_NAMES = frozenset({*helper_names(), *dir(builtins), L.TABLE})
+"""Names generated code reads from the module's globals."""
+
 
 class _Nested:
     """``Emitter.nested``: adds to the block count for the code emitted inside."""
 
-    __slots__ = ("emitter", "blocks")
+    __slots__ = ("emitter", "blocks", "indents")
 
-    def __init__(self, emitter: Emitter, blocks: int) -> None:
+    def __init__(self, emitter: Emitter, blocks: int, indents: int = 0) -> None:
         self.emitter = emitter
         self.blocks = blocks
+        self.indents = indents
 
     def __enter__(self) -> None:
         self.emitter.blocks += self.blocks
+        self.emitter.indent += self.blocks + self.indents
 
     def __exit__(self, *exc: object) -> None:
         self.emitter.blocks -= self.blocks
+        self.emitter.indent -= self.blocks + self.indents
 
 
 class _KnownInt:
