@@ -1,0 +1,57 @@
+"""Host failures in a module written by ``spellc build`` are attributed to the same call form as in
+compiled memory, through one span per call form (``support.SpanTable``) rather than one table entry
+per Python node (issue 12 item 1)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from spell_runtime.support import SpanTable
+
+import spellc
+from spellc.compiler import build_module
+
+FAILING = [
+    "(defn f [x] (inc (/ x 0))) (f 1)",
+    "(defn g [v] (nth v (+ 1 5))) (g [1 2])",
+    "(let [m {:a 1}] (str (name (get m :a)) (count 5)))",
+    "(defn h [xs] (map (fn [x] (/ 10 x)) xs)) (vec (h [1 0]))",
+    "(defn avg [xs] (/ (reduce + 0 xs) (count xs))) (defn report [m] (str \"avg \" (avg (:xs m)))) (report {:xs []})",
+]
+
+
+def built_error(src: str) -> str:
+    source = build_module(spellc.read_all(src), "prog.spl")
+    namespace: dict[str, Any] = {"__name__": "built"}
+    with pytest.raises(spellc.SpellError) as caught:
+        exec(compile(source, "built.py", "exec"), namespace)
+    return caught.value.message
+
+
+@pytest.mark.parametrize("src", FAILING)
+def test_built_module_names_the_same_failing_call(src: str) -> None:
+    with pytest.raises(spellc.SpellError) as direct:
+        spellc.eval_string("(do %s)" % src)
+    assert direct.value.message.startswith("Function call failed: ")
+    assert built_error("(do %s)" % src) == direct.value.message
+
+
+def test_the_built_table_has_one_entry_per_call_form() -> None:
+    src = "(defn f [x y] (+ (* x 2) (g y) (count [x y]))) (f 1 2)"
+    source = build_module(spellc.read_all(src), "prog.spl")
+    table_line = next(line for line in source.splitlines() if line.startswith("_T = SpanTable("))
+    entries = re.findall(r"\((\d+), (\d+), (\d+), (\d+), (\w+)\)", table_line)
+    # the call forms: (+ ...), (* x 2), (g y), (count [x y]), (f 1 2)
+    assert len(entries) == 5
+    assert len({e[4] for e in entries}) == 5
+
+
+def test_span_table_picks_the_innermost_span() -> None:
+    table = SpanTable([(1, 0, 9, 10, "outer"), (3, 4, 3, 40, "inner"), (3, 10, 3, 20, "innermost")])
+    assert table.get((3, 3, 12, 15)) == "innermost"
+    assert table.get((3, 3, 5, 8)) == "inner"
+    assert table.get((2, 2, 0, 1)) == "outer"
+    assert table.get((12, 12, 0, 1)) is None
+    assert table.get((None, None, None, None)) is None
