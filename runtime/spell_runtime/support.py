@@ -11,7 +11,9 @@ keeps a table from position to the call form. When a host exception reaches a
 compiled frame's handler, the frame's last instruction (``tb_lasti``) gives the
 position of the call that failed, hence the Spell form whose head names the
 failure (``Function call failed: <head>: <message>``). No per-call bookkeeping
-runs on the success path.
+runs on the success path. Modules written by ``spellc build`` are positioned by
+their own text instead; their table is a ``SpanTable`` (one span per call form).
+The names generated code uses for these helpers are declared in ``abi``.
 """
 
 from __future__ import annotations

@@ -16,9 +16,15 @@ no marker allocated).
 Calls of a symbol head check, before any argument is evaluated, whether the head
 value is a user macro; otherwise a Spell function with the right arity is called
 straight through its compiled ``code`` and anything else goes through
-``support.apply_fn``. Every call node gets a unique source position recorded in
-the module's position table, which is how a host failure is attributed to its
-call form (see ``spell_runtime.support``).
+``support.apply_fn``; every rare path is one runtime helper call (architecture.md
+§2.5). Every call form gets a unique source position recorded in the module's
+position table, which is how a host failure is attributed to its call form (see
+``spell_runtime.support``). Helper names come from ``spell_runtime.abi``.
+
+Nesting (issue 16 item 1): CPython refuses more than 20 nested blocks per function
+and ``spellc build`` text must stay inside the tokenizer's 100 indents and 200
+brackets, so deep constructs are outlined into module-level functions
+(``_outline``) and deep expressions continue from temporaries (``EXPR_BUDGET``).
 """
 
 from __future__ import annotations
