@@ -88,3 +88,13 @@ def _add_compile_commands() -> None:
 
 
 _add_compile_commands()
+
+
+def _add_tooling_commands() -> None:
+    """``spellc test`` (a pytest wrapper) lives in its own module, imported only here."""
+    from .cli_test import test_command
+
+    main.add_command(test_command)
+
+
+_add_tooling_commands()
