@@ -277,12 +277,24 @@ VALUE_LIMIT = 2000
 
 
 def render_value(value: Any) -> str:
-    """A value as the report shows it: the bounded snapshot (runtime.md §4), printed with ``pr-str``."""
+    """A value as the report shows it: the bounded snapshot (runtime.md §4), printed with ``pr-str``.
+
+    Values the snapshot has no representation for (a regex, a host object) print with
+    ``pr-str``, cut at the same bound.
+    """
     from spell_runtime.printer import pr_str
     from spell_runtime.snapshot import snapshot
 
     try:
         clipped = snapshot(value, VALUE_LIMIT).value
-    except Exception:  # a value the clipper cannot take (a host object): print it plainly
-        clipped = value
+    except Exception:  # the clipper refused the value: print it plainly below
+        clipped = _UNAVAILABLE
+    if clipped is _UNAVAILABLE or (isinstance(clipped, SpellMap) and not isinstance(value, SpellMap)
+                                   and clipped.get(K_UNAVAILABLE) is True):
+        text = str(pr_str(value))
+        return text if len(text) <= VALUE_LIMIT else text[:VALUE_LIMIT] + "..."
     return str(pr_str(clipped))
+
+
+_UNAVAILABLE: Any = object()
+K_UNAVAILABLE = Keyword("representation-unavailable", "spell")

@@ -1,0 +1,76 @@
+"""``spellc.testing.run_file`` (the structured API) and ``spellc test`` (the pytest wrapper's exit codes)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from spellc.testing import CollectionError, run_file
+
+ROOT = Path(__file__).resolve().parents[3]
+
+FILE = """\
+(def limit 3)
+(deftest ok (is (< 1 limit)))
+(deftest bad (is (> 1 limit) "one is small"))
+(deftest boom (car 1))
+(deftest ^{:skip "later"} later (is false))
+(deftest ^{:xfail "known"} known (is (= 1 2)))
+(deftest ^:slow ^{:xfail "fixed"} fixed (is true))
+"""
+
+
+def test_run_file_returns_one_result_per_test_in_order(tmp_path: Path) -> None:
+    path = tmp_path / "test_api.spl"
+    path.write_text(FILE, encoding="utf-8")
+    results = run_file(path)
+    assert [(r.name, r.outcome, r.line, r.column) for r in results] == [
+        ("ok", "passed", 2, 1), ("bad", "failed", 3, 1), ("boom", "error", 4, 1),
+        ("later", "skipped", 5, 1), ("known", "xfailed", 6, 1), ("fixed", "xpassed", 7, 1)]
+    bad = results[1]
+    assert [(a.outcome, a.message, a.expected, a.actual) for a in bad.assertions] == [
+        ("failed", "one is small", "1", "3")]
+    assert bad.report.splitlines()[0] == "FAIL in bad (%s:3:14)" % path
+    assert results[2].error == "%s:4:16: Unbound symbol: car" % path
+    assert results[3].reason == "later" and results[5].marks == ("slow",)
+
+
+def test_run_file_raises_collection_errors(tmp_path: Path) -> None:
+    path = tmp_path / "test_broken.spl"
+    path.write_text("(deftest a\n  [1 2)", encoding="utf-8")
+    with pytest.raises(CollectionError) as caught:
+        run_file(path)
+    assert (caught.value.line, caught.value.column) == (2, 7)
+    assert str(caught.value).startswith("%s:2:7: Reader error: " % path)
+
+
+def test_values_in_reports_are_bounded(tmp_path: Path) -> None:
+    path = tmp_path / "test_big.spl"
+    path.write_text("(deftest big (is (= [] (vec (range 100000)))))", encoding="utf-8")
+    [result] = run_file(path)
+    actual = result.assertions[0].actual
+    assert actual is not None and len(actual) < 3000 and ":spell/omitted" in actual
+
+
+def _spellc_test(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "runtime")]))
+    return subprocess.run([sys.executable, "-m", "spellc", "test", "-p", "no:cacheprovider", *args],
+                          cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_spellc_test_exit_codes(tmp_path: Path) -> None:
+    (tmp_path / "test_good.spl").write_text("(deftest g (is (= 2 (inc 1))))", encoding="utf-8")
+    (tmp_path / "test_failing.spl").write_text("(deftest f (is (= 3 (inc 1))))", encoding="utf-8")
+    (tmp_path / "test_unreadable.spl").write_text("(deftest u (is true)", encoding="utf-8")
+    good = _spellc_test(tmp_path, "test_good.spl")
+    assert good.returncode == 0, good.stdout
+    failing = _spellc_test(tmp_path, "test_good.spl", "test_failing.spl")
+    assert failing.returncode == 1
+    assert "FAIL in f (test_failing.spl:1:12)" in failing.stdout and "1 failed, 1 passed" in failing.stdout
+    unreadable = _spellc_test(tmp_path, "test_unreadable.spl", "test_good.spl")
+    assert unreadable.returncode == 1 and "1 passed, 1 error" in unreadable.stdout
+    assert _spellc_test(tmp_path, "missing.spl").returncode == 2
