@@ -83,7 +83,8 @@ def check_text(text: str, name: str = "<string>") -> list[Problem]:
     for node in nodes:
         checker.collect(node)
     checker.finish_collecting()
-    for node in nodes:
+    for node, (form, _) in zip(nodes, forms):
+        checker.top_form = form
         checker.check(node, in_fn=False, in_eval=False)
     return sorted(checker.problems, key=lambda p: (p.line, p.column))
 
@@ -98,6 +99,7 @@ class _Checker:
         self.macros: set[Symbol] = set()
         self.other_bindings: set[Symbol] = set()
         self.call_symbols: dict[Symbol, set[Symbol]] = {}
+        self.top_form: Any = None
         self.problems: list[Problem] = []
 
     # ---------------------------------------------------------------- pass 1: what is bound
@@ -194,7 +196,17 @@ class _Checker:
             return
         if sym in self.bound or sym in self.builtins or sym is S_EVAL:
             return
-        self._add(pos, "Unbound symbol: %s" % name)
+        self._add(self._symbol_pos(sym, pos), "Unbound symbol: %s" % name)
+
+    def _symbol_pos(self, sym: Symbol, pos: Any) -> Any:
+        """The symbol's own span. Built-in macro expansions (``defn`` → ``def`` of ``fn``) rebuild
+        lists, so a bare symbol in a rebuilt body gets its parent's span from the analyzer; then
+        look for the symbol in the source form (an unbound name has no binding occurrence)."""
+        if pos is not None and pos[0] == pos[2] and pos[3] - pos[1] == len(str(sym)):
+            return pos
+        from .error_position import occurrence
+
+        return occurrence(self.top_form, sym) or pos
 
     def _namespace(self, node: NsRef, in_fn: bool, in_eval: bool) -> None:
         root = node.root

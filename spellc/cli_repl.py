@@ -54,10 +54,7 @@ def _show(outcomes: list[Any]) -> None:
 def _piped(session: Any) -> None:
     for raw in sys.stdin.buffer:
         _show(session.feed(raw.decode("utf-8", "replace").rstrip("\r\n")))
-    if session.continuing:  # input ended inside a form: that is a reader error, like a truncated file
-        _show(session.feed(""))
-        if session.continuing:
-            click.echo("<repl>: input ended inside an unfinished form", err=True)
+    _show(session.finish())  # input that ends inside a form is a reader error, like a truncated file
 
 
 def _history_file() -> str:

@@ -21,7 +21,7 @@ def locate_error(e: Any, form: Any) -> Any:
     for candidate in (containing, form):
         if candidate is NO_VALUE or candidate is None:
             continue
-        found = _occurrence(candidate, getattr(e, "expr", None))
+        found = occurrence(candidate, getattr(e, "expr", None))
         if found is not None:
             return found
         if span_of(candidate) is not None:
@@ -29,7 +29,7 @@ def locate_error(e: Any, form: Any) -> Any:
     return None
 
 
-def _occurrence(form: Any, target: Any, depth: int = 0) -> Any:
+def occurrence(form: Any, target: Any, depth: int = 0) -> Any:
     """The span of the first occurrence of ``target`` inside ``form`` (depth-first), or None."""
     from spell_runtime.data.positions import child_spans_of, span_of
 
@@ -48,7 +48,7 @@ def _occurrence(form: Any, target: Any, depth: int = 0) -> Any:
     for i, child in enumerate(flat):
         if child is target and i < len(children) and children[i] is not None:
             return children[i]
-        found = _occurrence(child, target, depth + 1)
+        found = occurrence(child, target, depth + 1)
         if found is not None:
             return found
     return None

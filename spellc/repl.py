@@ -68,6 +68,17 @@ class ReplSession:
         self.pending = ""
         return [self.evaluate(form, text) for form, _ in forms]
 
+    def finish(self) -> list[Outcome]:
+        """End of input: pending text is read as it stands (an unfinished form is a reader error)."""
+        text, self.pending = self.pending, ""
+        if not text.strip():
+            return []
+        try:
+            forms = read_all_with_spans(text, source_name=SOURCE_NAME)
+        except ReaderError as e:
+            return [Outcome(error="%s:%d:%d: Reader error: %s" % (SOURCE_NAME, e.line, e.column, e.message))]
+        return [self.evaluate(form, text) for form, _ in forms]
+
     def cancel(self) -> None:
         """Drop the pending input (Ctrl-C at a continuation prompt)."""
         self.pending = ""
