@@ -24,27 +24,44 @@ def run_scripted(opts: Any) -> Any:
     from ..providers.test_provider import TestProvider
 
     if not isinstance(opts, SpellMap):
-        raise HostError("spell-test/run expects a map of run options")
+        raise HostError("expects a map of run options")
     responses = opts.get(K_RESPONSES)
     provider = TestProvider(responses=list(responses) if responses is not None else [])
     options: dict[str, Any] = {"model-profile": provider}
     for key, value in opts.items():
         if type(key) is not Keyword:
-            raise HostError("spell-test/run option keys must be keywords")
+            raise HostError("option keys must be keywords")
         if key is not K_RESPONSES:
             options[key.name] = value
     try:
         outcome = api.run(options)
     except (ValueError, TypeError) as e:  # bad run options: a Spell-facing error, never a traceback
-        raise HostError("spell-test/run: %s" % e) from None
+        raise HostError(str(e)) from None
     usage = outcome.get("usage_tracker")
     counts = usage.as_dict() if usage is not None else {}
     return spell_map(
         Keyword("result"), outcome.get("result"),
         Keyword("error"), outcome.get("error"),
-        Keyword("error-data"), outcome.get("error_data"),
+        Keyword("error-data"), spell_data(outcome.get("error_data")),
         Keyword("prompts"), vec(provider.requests),
         Keyword("usage"), spell_map(Keyword("calls"), counts.get("calls", 0),
                                     Keyword("input-tokens"), counts.get("input_tokens", 0),
                                     Keyword("output-tokens"), counts.get("output_tokens", 0)),
     )
+
+
+def spell_data(value: Any) -> Any:
+    """Python data from the run API as Spell data: dicts become maps (``"spell/fault"`` → ``:spell/fault``)."""
+    if isinstance(value, dict):
+        items: list[Any] = []
+        for k, v in value.items():
+            items += [_keyword(k) if isinstance(k, str) else k, spell_data(v)]
+        return spell_map(*items)
+    if isinstance(value, (list, tuple)):
+        return vec(spell_data(v) for v in value)
+    return value
+
+
+def _keyword(name: str) -> Keyword:
+    ns, _, local = name.rpartition("/")
+    return Keyword(local, ns) if ns else Keyword(name)

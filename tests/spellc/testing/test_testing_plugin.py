@@ -223,6 +223,7 @@ def test_scripted_agent_run_in_a_spell_test(pytester: pytest.Pytester) -> None:
 (deftest runs-out-of-responses
   (let [r (spell-test/run {:prompt "Return 42" :responses []})]
     (is (string? (:error r)))
+    (is (= :environment (:spell/fault (:error-data r))))
     (is (nil? (:result r)))))
 """)
     run(pytester).assert_outcomes(passed=2)
