@@ -87,6 +87,7 @@ class Sites:
         self.sites: list[Site] = []
         self.enclosing: dict[int, Span] = {}
         self._keep: list[Any] = []
+        self._numbers: dict[int, int] = {}
 
     def register_forms(self, forms: Any) -> None:
         for form in forms:
@@ -111,8 +112,13 @@ class Sites:
                 self._walk(item)
 
     def add(self, form: Any, kind: str) -> int:
+        """The number of the site of ``form`` (the same one each time a loop re-expands it)."""
+        known = self._numbers.get(id(form))
+        if known is not None and self.sites[known].form is form:
+            return known
         span = self.enclosing.get(id(form)) or span_of(form)
         self.sites.append(Site(form, kind, span))
+        self._numbers[id(form)] = len(self.sites) - 1
         return len(self.sites) - 1
 
 

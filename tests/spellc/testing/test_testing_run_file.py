@@ -56,6 +56,22 @@ def test_values_in_reports_are_bounded(tmp_path: Path) -> None:
     assert actual is not None and len(actual) < 3000 and ":spell/omitted" in actual
 
 
+def test_is_inside_a_function_called_in_a_loop_records_each_call(tmp_path: Path) -> None:
+    path = tmp_path / "test_loop.spl"
+    path.write_text("(defn positive [x] (is (pos? x) (str x)))\n"
+                    "(deftest each (map positive [1 -2 3 -4]))\n", encoding="utf-8")
+    [result] = run_file(path)
+    assert [(a.outcome, a.message) for a in result.assertions] == [
+        ("passed", "1"), ("failed", "-2"), ("passed", "3"), ("failed", "-4")]
+    assert result.report.splitlines()[0] == "FAIL in each (%s:1:20)" % path
+
+
+def test_the_readme_example_passes() -> None:
+    results = run_file(ROOT / "examples" / "test_hello.spl")
+    assert [(r.name, r.outcome) for r in results] == [("normalizes-strings", "passed"),
+                                                      ("agent-answers-42", "passed")]
+
+
 def _spellc_test(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "runtime")]))
     return subprocess.run([sys.executable, "-m", "spellc", "test", "-p", "no:cacheprovider", *args],
