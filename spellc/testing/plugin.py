@@ -55,17 +55,16 @@ class SpellFile(pytest.File):
     prelude: Optional[PreludeRun] = None
 
     def collect(self) -> Iterator[SpellItem]:
-        from .collection import collect_text
+        from .collection import collect_file
 
-        text = self.path.read_text(encoding="utf-8")
-        self.test_file = collect_text(display_path(self.path), text)
+        self.test_file = collect_file(display_path(self.path))
         for test in self.test_file.tests:
             yield SpellItem.from_parent(self, name=test.name, test=test)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:  # type: ignore[override]
         from .collection import CollectionError
 
-        if isinstance(excinfo.value, (CollectionError, UnicodeDecodeError)):
+        if isinstance(excinfo.value, CollectionError):
             return str(excinfo.value)
         return super().repr_failure(excinfo)
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from spell_runtime.data import Symbol
-from spell_runtime.errors import SpellError
+from spell_runtime.errors import ControlError, SpellError
 
 from .assertions import MACROS, Assertion, Sites, TestNamespace
 from .collection import CollectionError, TestDef, TestFile, collect_file
@@ -125,12 +125,22 @@ def run_test(prelude: PreludeRun, test: TestDef) -> TestResult:
     except RecursionError:
         result.outcome = "error"
         result.error = "%s:%d:%d: Stack overflow" % (path, test.line, test.column)
+    except ControlError as e:  # typed runtime exceptions (display limit, depth...) pass through try
+        result.outcome = "error"
+        result.error = "%s:%d:%d: %s" % (path, *_line_col(form, test), e.message)
     result.assertions = list(recorder.assertions)
     if result.outcome == "passed" and any(a.outcome != "passed" for a in result.assertions):
         result.outcome = "error" if any(a.outcome == "error" for a in result.assertions) else "failed"
     result.seconds = time.perf_counter() - started
     result.report = result_report(result, prelude.file.text)
     return result
+
+
+def _line_col(form: Any, test: TestDef) -> tuple[int, int]:
+    from spell_runtime.data.positions import span_of
+
+    span = span_of(form)
+    return (span[0], span[1] + 1) if span is not None else (test.line, test.column)
 
 
 def run_file(path: str | os.PathLike[str]) -> list[TestResult]:
