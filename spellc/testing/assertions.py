@@ -23,16 +23,17 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from spell_runtime.core.registry import BUILTINS, EnvFn
-from spell_runtime.data import Keyword, SpellMap, Symbol, plist, spell_map, vec
+from spell_runtime.data import Keyword, SpellMap, SpellSet, Symbol, plist, spell_map, vec
 from spell_runtime.data.fn import as_spell_fn
 from spell_runtime.data.plist import PList, Span
-from spell_runtime.data.positions import span_of
+from spell_runtime.data.positions import child_spans_of, set_span, span_of
 from spell_runtime.errors import SpellError
 from spell_runtime.invoke import call
 
 COMPARISONS = frozenset({"=", "not=", "<", ">", "<=", ">="})
 S_FN = Symbol("fn")
 S_DO = Symbol("do")
+S_IS = Symbol("is")
 S_THROWN = Symbol("thrown?")
 S_THROWN_MSG = Symbol("thrown-with-msg?")
 NS = "spell-test"
@@ -52,6 +53,7 @@ class Site:
     form: Any
     kind: str  # "compare", "thrown", "thrown-msg" or "truthy"
     span: Optional[Span]
+    shown: Any = None  # the form as written (an atom argument is checked as ``(do atom)``)
 
 
 @dataclass
@@ -79,37 +81,55 @@ class Sites:
     """The ``is`` sites of one test file, and where each ``(is`` form stands in the source.
 
     ``enclosing`` maps the identity of an ``is`` form's first argument to the span of the
-    whole ``(is ...)`` form; collection registers the file's forms before anything runs, and
-    the macro expander receives those very argument objects.
+    whole ``(is ...)`` form: ``prepare`` registers the file's forms before anything runs, and
+    the macro expander receives those very argument objects. Atoms have no identity of their
+    own (``(is true)`` twice is the same ``True``; symbols are interned), so ``prepare`` wraps
+    an atom argument in ``(do atom)`` — same value, an identity of its own — and remembers
+    the atom for display.
     """
 
     def __init__(self) -> None:
         self.sites: list[Site] = []
         self.enclosing: dict[int, Span] = {}
+        self.display: dict[int, Any] = {}
         self._keep: list[Any] = []
         self._numbers: dict[int, int] = {}
 
-    def register_forms(self, forms: Any) -> None:
-        for form in forms:
-            self._walk(form)
-
-    def _walk(self, form: Any) -> None:
-        if type(form) is PList:
+    def prepare(self, form: Any) -> Any:
+        """``form`` with its ``is`` sites registered (rebuilt, spans kept, only where an atom was wrapped)."""
+        if type(form) is PList and form.count > 0:
             items = list(form)
-            if len(items) >= 2 and items[0] is Symbol("is"):
+            new = [self.prepare(x) for x in items]
+            if len(items) >= 2 and items[0] is S_IS:
                 span = span_of(form)
+                if not _is_coll(items[1]):
+                    spans = child_spans_of(form) or ()
+                    atom_span = spans[1] if len(spans) > 1 else span
+                    wrapped = plist([S_DO, items[1]])
+                    set_span(wrapped, atom_span, (None, atom_span))
+                    self.display[id(wrapped)] = items[1]
+                    new[1] = wrapped
                 if span is not None:
-                    self.enclosing[id(items[1])] = span
-                    self._keep.append(items[1])  # ids stay valid while the forms live
-            for item in items:
-                self._walk(item)
-        elif isinstance(form, SpellMap):
-            for k, v in form.items():
-                self._walk(k)
-                self._walk(v)
-        elif hasattr(form, "__iter__") and not isinstance(form, str) and _is_vector(form):
-            for item in form:
-                self._walk(item)
+                    self.enclosing[id(new[1])] = span
+                self._keep.append(new[1])  # ids stay valid while the forms live
+            if any(a is not b for a, b in zip(new, items)):
+                rebuilt = plist(new)
+                set_span(rebuilt, span_of(form), child_spans_of(form))
+                return rebuilt
+            return form
+        if _is_vector(form):
+            items = list(form)
+            new = [self.prepare(x) for x in items]
+            if any(a is not b for a, b in zip(new, items)):
+                rebuilt = vec(new)
+                set_span(rebuilt, span_of(form), child_spans_of(form))
+                return rebuilt
+            return form
+        if isinstance(form, SpellMap):
+            for k, v in form.items():  # registered only: an is inside a map literal keeps its argument
+                self.prepare(k)
+                self.prepare(v)
+        return form
 
     def add(self, form: Any, kind: str) -> int:
         """The number of the site of ``form`` (the same one each time a loop re-expands it)."""
@@ -117,9 +137,13 @@ class Sites:
         if known is not None and self.sites[known].form is form:
             return known
         span = self.enclosing.get(id(form)) or span_of(form)
-        self.sites.append(Site(form, kind, span))
+        self.sites.append(Site(form, kind, span, self.display.get(id(form), form)))
         self._numbers[id(form)] = len(self.sites) - 1
         return len(self.sites) - 1
+
+
+def _is_coll(x: Any) -> bool:
+    return type(x) is PList or isinstance(x, (SpellMap, SpellSet)) or _is_vector(x)
 
 
 def _is_vector(x: Any) -> bool:
@@ -247,7 +271,7 @@ class TestNamespace:
             from spell_runtime.printer import pr_str
 
             record.outcome = "failed"
-            record.expected = pr_str(site.form)
+            record.expected = pr_str(site.shown)
             record.actual = render_value(value)
             return False
         return True

@@ -61,9 +61,8 @@ class PreludeRun:
         self.file = test_file
         self.display_path = display_path or test_file.path
         self.sites = Sites()
-        self.sites.register_forms(test_file.prelude)
-        for test in test_file.tests:
-            self.sites.register_forms(test.body)
+        prelude = [self.sites.prepare(form) for form in test_file.prelude]
+        self.bodies = {test.name: tuple(self.sites.prepare(form) for form in test.body) for test in test_file.tests}
         self.names = TestNamespace(self.sites, self.display_path)
         self.D: dict[Any, Any] = new_env()
         self.D[Symbol("spell-test")] = self.names.namespace()
@@ -72,7 +71,7 @@ class PreludeRun:
             run_form(self.D, form, "<spell-test>")
         self.error_form: Any = None
         try:
-            for form in test_file.prelude:
+            for form in prelude:
                 self.error_form = form
                 run_form(self.D, form, _unit_name(self.display_path, form), test_file.text)
         except SpellError as e:
@@ -117,7 +116,7 @@ def run_test(prelude: PreludeRun, test: TestDef) -> TestResult:
     D = prelude.fresh_copy()
     form: Any = None
     try:
-        for form in test.body:
+        for form in prelude.bodies.get(test.name, test.body):
             run_form(D, form, _unit_name(path, form), prelude.file.text)
     except SpellError as e:
         result.outcome = "error"

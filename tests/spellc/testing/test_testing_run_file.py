@@ -66,6 +66,17 @@ def test_is_inside_a_function_called_in_a_loop_records_each_call(tmp_path: Path)
     assert result.report.splitlines()[0] == "FAIL in each (%s:1:20)" % path
 
 
+def test_each_is_of_an_atom_is_reported_at_its_own_line(tmp_path: Path) -> None:
+    path = tmp_path / "test_atoms.spl"
+    path.write_text("(def ok? false)\n(deftest atoms\n  (is ok?)\n  (is true)\n  (is ok? \"again\")\n  (is nil))\n",
+                    encoding="utf-8")
+    [result] = run_file(path)
+    headers = [line for line in result.report.splitlines() if line.startswith("FAIL")]
+    assert headers == ["FAIL in atoms (%s:%d:3)" % (path, line) for line in (3, 5, 6)]
+    assert [(a.expected, a.actual) for a in result.assertions if a.outcome == "failed"] == [
+        ("ok?", "false"), ("ok?", "false"), ("nil", "nil")]
+
+
 def test_the_readme_example_passes() -> None:
     results = run_file(ROOT / "examples" / "test_hello.spl")
     assert [(r.name, r.outcome) for r in results] == [("normalizes-strings", "passed"),
