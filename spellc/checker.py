@@ -17,7 +17,8 @@ namespace or effect builtin (``io/``, ``web/``, ``!llm-self``...) evaluated outs
 (language.md §12.4: the gate is dynamic, so uses inside function bodies, which may run under
 ``eval``, are left alone; the quoted trailing expression of ``(eval '...)`` is analyzed as code
 and checked too). Arguments of a *user* macro's call are not checked: the macro decides what
-they mean.
+they mean. A Spell test file (one with a top-level ``deftest``) may also use ``deftest``, ``is``,
+``testing``, ``thrown?``, ``thrown-with-msg?`` and ``spell-test/`` (testing.md §3).
 """
 
 from __future__ import annotations
@@ -51,6 +52,11 @@ EFFECT_NAMESPACES = frozenset({"io", "io-read", "io-write", "io-exec", "web", "g
                                "workers", "feedback", "blocking"})
 EFFECT_BUILTINS = frozenset({"!llm-self", "receive", "!ask-await", "leaf-llm", "describe-fn", "llm"})
 S_EVAL = Symbol("eval")
+S_DEFTEST = Symbol("deftest")
+EXPECTS_ERRORS = frozenset({Symbol("thrown?"), Symbol("thrown-with-msg?")})
+# What a Spell test file may use beyond the program's own names (shared/spec/testing.md §3).
+TEST_FILE_NAMES = frozenset(Symbol(n) for n in ("deftest", "is", "testing", "thrown?", "thrown-with-msg?",
+                                                "spell-test"))
 S_QUOTE = Symbol("quote")
 
 
@@ -80,6 +86,8 @@ def check_text(text: str, name: str = "<string>") -> list[Problem]:
 
     nodes = [analyze_form(form)[0] for form, _ in forms]
     checker = _Checker()
+    if any(type(form) is PList and form.count > 0 and form.first is S_DEFTEST for form, _ in forms):
+        checker.bound.update(TEST_FILE_NAMES)  # a test file: (deftest name body...) and the assertions
     for node in nodes:
         checker.collect(node)
     checker.finish_collecting()
@@ -154,6 +162,12 @@ class _Checker:
                 return  # a user macro's arguments mean what the macro makes of them
             if isinstance(head, Global):
                 self._arity(node, head.sym)
+            if head_sym in EXPECTS_ERRORS and head_sym in self.bound:
+                return  # (thrown? body): the body is meant to fail
+            if head_sym is S_DEFTEST and head_sym in self.bound:
+                for arg in node.args[1:]:  # the first argument is the test's name
+                    self.check(arg, in_fn, in_eval)
+                return
             if head_sym is S_EVAL:
                 for arg in node.args:
                     if isinstance(arg, Const):

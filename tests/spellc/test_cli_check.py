@@ -91,3 +91,10 @@ def test_user_macro_arguments_are_left_to_the_macro() -> None:
 def test_malformed_special_forms_are_reported() -> None:
     assert messages("(let [x] 1)\n(def)\n(when)") == ["2:1: Too few arguments to def",
                                                    "3:1: Wrong number of args (0) passed to: when"]
+
+
+def test_spell_test_files_may_use_the_test_names() -> None:
+    program = ('(defn f [x] x)\n(deftest f-works\n  (testing "f" (is (= 1 (f 1 2))) (is (thrown? (f) (g))))\n'
+               '  (spell-test/run {:prompt "p" :responses []}) (nope))')
+    assert messages(program) == ["3:25: Wrong number of args to f: expected 1, got 2", "4:49: Unbound symbol: nope"]
+    assert messages("(is true)") == ["1:2: Unbound symbol: is"]
