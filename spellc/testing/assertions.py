@@ -19,6 +19,7 @@ letting Spell's ``try`` reduce it to a ``{:message :expr}`` map. ``is`` never st
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -37,6 +38,7 @@ S_IS = Symbol("is")
 S_THROWN = Symbol("thrown?")
 S_THROWN_MSG = Symbol("thrown-with-msg?")
 NS = "spell-test"
+_SITE_NUMBERS = itertools.count()
 
 MACROS = """
 (defmacro is [& args] (spell-test/expand-is args))
@@ -89,7 +91,7 @@ class Sites:
     """
 
     def __init__(self) -> None:
-        self.sites: list[Site] = []
+        self.sites: dict[int, Site] = {}
         self.enclosing: dict[int, Span] = {}
         self.display: dict[int, Any] = {}
         self._keep: list[Any] = []
@@ -132,14 +134,21 @@ class Sites:
         return form
 
     def add(self, form: Any, kind: str) -> int:
-        """The number of the site of ``form`` (the same one each time a loop re-expands it)."""
+        """The number of the site of ``form`` (the same one each time a loop re-expands it).
+
+        Numbers are unique in the process, not just in the file: the compiler caches an
+        expansion's code by its text, and the number is what keeps the expansion of a site in
+        one file from being the cached code of a same-looking site in another (whose forms, and
+        so error positions, are the other file's).
+        """
         known = self._numbers.get(id(form))
         if known is not None and self.sites[known].form is form:
             return known
         span = self.enclosing.get(id(form)) or span_of(form)
-        self.sites.append(Site(form, kind, span, self.display.get(id(form), form)))
-        self._numbers[id(form)] = len(self.sites) - 1
-        return len(self.sites) - 1
+        number = next(_SITE_NUMBERS)
+        self.sites[number] = Site(form, kind, span, self.display.get(id(form), form))
+        self._numbers[id(form)] = number
+        return number
 
 
 def _is_coll(x: Any) -> bool:

@@ -9,9 +9,10 @@ Values themselves are shared, as in Clojure: an atom the prelude made is the sam
 every test.
 
 Each top-level form of a test body is compiled under its own source name
-(``path@line:col``). The compiler caches units by their printed text and source name, so
-two identical-looking ``(is (= 1 (f)))`` forms at different lines would otherwise share one
-compiled unit — and with it the first form's positions.
+(``path@line:col#run``). The compiler caches units by their printed text and source name, and
+a unit holds the very form objects it was compiled from (their positions, and the ``is``
+arguments ``assertions.Sites`` recognizes by identity): two identical-looking forms at different
+lines, or the same file collected twice in one process, must not share a unit.
 
 ``run_file`` is the structured API other runners use; the pytest plugin drives
 ``PreludeRun``/``run_test`` itself so that skip/xfail/marks stay pytest's business.
@@ -19,6 +20,7 @@ compiled unit — and with it the first form's positions.
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from dataclasses import dataclass, field
@@ -29,6 +31,8 @@ from spell_runtime.errors import ControlError, SpellError
 
 from .assertions import MACROS, Assertion, Sites, TestNamespace
 from .collection import CollectionError, TestDef, TestFile, collect_file
+
+_RUN_NUMBERS = itertools.count()
 
 
 @dataclass
@@ -59,6 +63,7 @@ class PreludeRun:
         from ..reader import read_all
 
         self.file = test_file
+        self.run_number = next(_RUN_NUMBERS)
         self.display_path = display_path or test_file.path
         self.sites = Sites()
         prelude = [self.sites.prepare(form) for form in test_file.prelude]
@@ -73,7 +78,7 @@ class PreludeRun:
         try:
             for form in prelude:
                 self.error_form = form
-                run_form(self.D, form, _unit_name(self.display_path, form), test_file.text)
+                run_form(self.D, form, self.unit_name(form), test_file.text)
         except SpellError as e:
             self.error = e
 
@@ -89,12 +94,13 @@ class PreludeRun:
 
         close_env(self.D)
 
+    def unit_name(self, form: Any) -> str:
+        """The source name ``form`` is compiled under (see the module docstring)."""
+        from spell_runtime.data.positions import span_of
 
-def _unit_name(path: str, form: Any) -> str:
-    from spell_runtime.data.positions import span_of
-
-    span = span_of(form)
-    return path if span is None else "%s@%d:%d" % (path, span[0], span[1] + 1)
+        span = span_of(form)
+        where = "" if span is None else "@%d:%d" % (span[0], span[1] + 1)
+        return "%s%s#%d" % (self.display_path, where, self.run_number)
 
 
 def run_test(prelude: PreludeRun, test: TestDef) -> TestResult:
@@ -117,7 +123,7 @@ def run_test(prelude: PreludeRun, test: TestDef) -> TestResult:
     form: Any = None
     try:
         for form in prelude.bodies.get(test.name, test.body):
-            run_form(D, form, _unit_name(path, form), prelude.file.text)
+            run_form(D, form, prelude.unit_name(form), prelude.file.text)
     except SpellError as e:
         result.outcome = "error"
         result.error = error_report(e, path, form=form)

@@ -77,6 +77,25 @@ def test_each_is_of_an_atom_is_reported_at_its_own_line(tmp_path: Path) -> None:
         ("ok?", "false"), ("ok?", "false"), ("nil", "nil")]
 
 
+def test_same_looking_files_in_one_process_keep_their_own_positions(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # The compiler caches code by form text and source name; neither may leak one file's positions into another.
+    body = "(deftest t\n  (is (= 2 (inc 2)))\n  (is (= 1 (/ 1 0))))\n"
+    for folder, padding in (("a", ""), ("b", "\n\n\n")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "test_same.spl").write_text(padding + body, encoding="utf-8")
+    headers = []
+    for folder in ("a", "a", "b"):
+        monkeypatch.chdir(tmp_path / folder)
+        [result] = run_file("test_same.spl")
+        headers.append([line for line in result.report.splitlines() if line.startswith(("FAIL", "ERROR", "  test"))])
+    at_a = ["FAIL in t (test_same.spl:2:3)", "ERROR in t (test_same.spl:3:3)",
+            "  test_same.spl:3:12: Function call failed: /: Divide by zero"]
+    at_b = ["FAIL in t (test_same.spl:5:3)", "ERROR in t (test_same.spl:6:3)",
+            "  test_same.spl:6:12: Function call failed: /: Divide by zero"]
+    assert headers == [at_a, at_a, at_b]
+
+
 def test_the_readme_example_passes() -> None:
     results = run_file(ROOT / "examples" / "test_hello.spl")
     assert [(r.name, r.outcome) for r in results] == [("normalizes-strings", "passed"),
