@@ -88,3 +88,17 @@ def _add_compile_commands() -> None:
 
 
 _add_compile_commands()
+
+
+def _add_tooling_commands() -> None:
+    """``spellc test``, ``check`` and ``repl`` live in their own modules (click only at module level)."""
+    from .cli_check import check_command
+    from .cli_repl import repl_command
+    from .cli_test import test_command
+
+    main.add_command(test_command)
+    main.add_command(check_command)
+    main.add_command(repl_command)
+
+
+_add_tooling_commands()
