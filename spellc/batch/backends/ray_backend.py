@@ -17,7 +17,9 @@ ship its wheel with ``--agent-wheel``).
 
 If no Ray runtime is running, the backend starts a local one (``address`` None)
 or connects to ``address`` and shuts it down on ``close``; a runtime started by
-the caller (tests, notebooks) is used and left running.
+the caller (tests, notebooks) is used and left running. Wheels are shipped as the
+driver's job-level ``runtime_env`` (``py_modules``), the only level at which Ray
+uploads local files, so they need the backend's own ``ray.init``.
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ from ..benchmark_api import RequestState
 from ..jsonl import BatchItem
 from ..retry import LOST_WORKER
 from . import ItemFn, crashed_response, item_mode, timeout_response
+
+
+NEEDS_OWN_DRIVER = ("agent wheels can be shipped only when spellc starts its own Ray driver (Ray uploads local "
+                    "wheels for a job-level runtime_env); connect with --ray-address instead of calling ray.init first")
 
 
 def run_remote_item(item_fn: ItemFn, request: dict[str, Any]) -> dict[str, Any]:
@@ -61,11 +67,11 @@ class RayBackend:
         self._owns_runtime = not self.ray.is_initialized()
         if self._owns_runtime:
             os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # spellc never reports usage for the user
-            self.ray.init(address=address, include_dashboard=False, log_to_driver=False)
-        options: dict[str, Any] = {"max_retries": 0, "retry_exceptions": False}
-        if self.runtime_env is not None:
-            options["runtime_env"] = self.runtime_env
-        self._task = self.ray.remote(run_remote_item).options(**options)
+            # Ray uploads local wheels only for a job-level runtime_env: every task of this driver gets them.
+            self.ray.init(address=address, include_dashboard=False, log_to_driver=False, runtime_env=self.runtime_env)
+        elif self.runtime_env is not None:
+            raise ValueError(NEEDS_OWN_DRIVER)
+        self._task = self.ray.remote(run_remote_item).options(max_retries=0, retry_exceptions=False)
         self._running: dict[Any, tuple[BatchItem, float]] = {}
 
     def submit(self, item: BatchItem) -> None:
