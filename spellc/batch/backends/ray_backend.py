@@ -35,7 +35,6 @@ from ..jsonl import BatchItem
 from ..retry import LOST_WORKER
 from . import ItemFn, crashed_response, item_mode, timeout_response
 
-
 NEEDS_OWN_DRIVER = ("agent wheels can be shipped only when spellc starts its own Ray driver (Ray uploads local "
                     "wheels for a job-level runtime_env); connect with --ray-address instead of calling ray.init first")
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from spell_runtime.data import Keyword, Symbol, spell_map, vec
+
 from spellc.batch import benchmark_api
 from spellc.batch.contract import ContractError, json_safe, normalize_keys, parse_model_spec, result_text
 
