@@ -7,9 +7,10 @@ not, 2 on usage errors. A SIGTERM/SIGINT before the response is written makes
 the shutdown path write the ``killed`` response instead.
 
 ``batch`` runs a JSONL file of requests (each with an ``id``) and appends one
-result line per id. Exit 0 when every item has an ok result, 1 when any failed
-or was not started (budget), 2 on usage errors, 130 when interrupted (finished
-results are kept; ``--resume`` runs the rest).
+result line per id. Exit 0 when every item this run wrote is ok and none was
+left unstarted, 1 when one failed or the budget left items unstarted, 2 on usage
+errors, 130 when interrupted (finished results are kept; ``--resume`` runs the
+rest).
 
 Both import only click at module level; the work is imported when a command runs.
 """

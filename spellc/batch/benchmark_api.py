@@ -228,7 +228,24 @@ def run_options(request: dict[str, Any], spec: ModelSpec, provider: Provider) ->
         if request.get(key) is not None:
             options.update(agent_options(request[key]))
             break
+    options.update(extra_run_options(request))
     return options
+
+
+NOT_PASSED_THROUGH: Final = frozenset({"prompt", "init", "model", "model-profile", "agent-profile", "agent",
+                                       "trace-dir", "usage-tracker", "log-writer", "user-reader", "coordinator"})
+
+
+def extra_run_options(request: dict[str, Any]) -> dict[str, Any]:
+    """spellc extension: other ``spellc.run`` options in a request are passed on (``context_max_chars``,
+    ``max_consecutive_errors``, ``recover``, and what later work adds to the public run options).
+
+    Options holding Python objects, and the ones the contract maps itself, are not taken from JSON.
+    """
+    from ..loop.options import PUBLIC_KEYS
+
+    return {key: value for key, value in request.items()
+            if key in PUBLIC_KEYS and key not in NOT_PASSED_THROUGH and value is not None}
 
 
 def resolve_trace_dir(request: dict[str, Any]) -> Optional[str]:

@@ -50,3 +50,13 @@ def test_openai_tc_is_the_responses_api_with_a_forced_tool_call() -> None:
 def test_responses_script_only_the_test_provider() -> None:
     response = benchmark_api.handle_request({"prompt": "x", "model": "ollama:llama3", "responses": ["1"]})
     assert response["error"] == "responses (scripted completions) needs the test provider, not ollama"
+
+
+def test_other_public_run_options_pass_through() -> None:
+    strict = benchmark_api.handle_request({"init": "(do undefined-symbol)", "model": "test:", "recover": False})
+    assert strict["error"] == "Unbound symbol: undefined-symbol"
+    recovered = benchmark_api.handle_request({"init": "(do undefined-symbol)", "model": "test:"})
+    assert recovered["ok"] is True  # recovery asked the test provider, which answered "hello world"
+    small = benchmark_api.handle_request({"prompt": "x", "model": "test:", "context_max_chars": 5})
+    assert small["error"] == "Context character limit must be an integer of at least 128"
+    assert small["error_type"] == "invalid-context-limit"
