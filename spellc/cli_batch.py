@@ -10,7 +10,7 @@ the shutdown path write the ``killed`` response instead.
 result line per id. Exit 0 when every item this run wrote is ok and none was
 left unstarted, 1 when one failed or the budget left items unstarted, 2 on usage
 errors, 130 when interrupted (finished results are kept; ``--resume`` runs the
-rest).
+rest; 143 after SIGTERM, which stops the items the same way).
 
 Both import only click at module level; the work is imported when a command runs.
 """
@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+from types import FrameType
 from typing import Any, NoReturn, Optional
 
 import click
@@ -96,6 +98,18 @@ def benchmark_api_command(request_path: str, response_path: str) -> None:
     sys.exit(EXIT_OK if response.get("ok") is True else EXIT_FAILED)
 
 
+class _Stopped(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so that the runner stops its items on the way out."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop(signum: int, frame: Optional[FrameType]) -> None:
+    raise _Stopped(signum)
+
+
 @click.command("batch")
 @click.argument("requests", type=click.Path(exists=True, dir_okay=False))
 @click.option("--output", "-o", required=True, type=click.Path(dir_okay=False),
@@ -144,11 +158,12 @@ def batch_command(requests: str, output: str, backend: str, concurrency: Optiona
                            concurrency=concurrency or os.cpu_count() or 1, timeout=timeout, budget=budget,
                            resume=resume, trace_dir=trace_dir, agent=agent, retries=retries, wheels=tuple(wheels),
                            ray_address=ray_address)
+    signal.signal(signal.SIGTERM, _stop)
     try:
         summary = BatchRunner(options).run()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM through _stop: the runner has stopped every item
         click.echo("\ninterrupted: finished results are in %s; rerun with --resume for the rest" % output, err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        sys.exit(128 + e.signum if isinstance(e, _Stopped) else EXIT_INTERRUPTED)
     except OSError as e:
         _usage("%s: %s" % (e.filename or requests, e.strerror))
     click.echo(summary.line(), err=True)

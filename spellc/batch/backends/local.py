@@ -12,7 +12,9 @@ The batch process stays single-threaded (it waits on pipes and process
 sentinels with ``multiprocessing.connection.wait``), which is what makes forking
 from it safe. Timeout: SIGTERM first, so the item's own shutdown path writes its
 ``killed`` response (``shutdown.on_termination``); if that has not arrived
-within ``grace_sec``, SIGKILL, and the runner records ``timeout``.
+within ``grace_sec``, SIGKILL, and the runner records ``timeout``. Items never
+outlive the batch: Ctrl-C or SIGTERM to it stops them (``close``), and on Linux
+each item asks the kernel for SIGKILL should the batch die without doing so.
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ def item_main(item_fn: ItemFn, request: dict[str, Any], conn: Connection) -> Non
     from ..shutdown import on_termination
 
     state = RequestState()
+    _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the batch's to handle (it stops every item)
     on_termination(state, conn.send, signals=(signal.SIGTERM,))
     try:
@@ -72,6 +75,24 @@ def item_main(item_fn: ItemFn, request: dict[str, Any], conn: Connection) -> Non
         conn.close()
     finally:
         os._exit(0)
+
+
+PR_SET_PDEATHSIG: Final = 1
+
+
+def _die_with_parent() -> None:
+    """Linux: SIGKILL this item if the batch process dies without stopping it (e.g. SIGKILL, OOM killer)."""
+    if not sys.platform.startswith("linux"):
+        return
+    parent = os.getppid()
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent was already gone before the request took effect
+        os._exit(1)
 
 
 @dataclass

@@ -182,3 +182,56 @@ def test_progress_shows_only_when_enabled() -> None:
     bar.show(2, 1, 1, 0.25)
     bar.close()
     assert shown.getvalue() == "\r[############------------] 2/4 done  1 failed  1 running  $0.2500\n"
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path("/proc/%d/stat" % pid).read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="walks /proc for the item processes")
+@pytest.mark.parametrize("sig, kill_batch", [(signal.SIGTERM, False), (signal.SIGKILL, True)])
+def test_items_never_outlive_the_batch(tmp_path: Path, sig: signal.Signals, kill_batch: bool) -> None:
+    requests = write_jsonl(tmp_path / "requests.jsonl", [MIXED[1], MIXED[2]])  # runaway, no timeout
+    out = tmp_path / "results.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "spellc", "batch", str(requests), "-o", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not (out.exists() and out.read_text(encoding="utf-8").count("\n") == 1):  # "hello" finished
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.1)
+        items = _children(proc.pid)
+        assert len(items) == 1  # the runaway
+        proc.send_signal(sig)
+        proc.wait(timeout=60)
+        if not kill_batch:
+            assert proc.returncode == 128 + signal.SIGTERM
+            assert proc.stderr is not None and "--resume" in proc.stderr.read()
+        deadline = time.monotonic() + 30
+        while any(_alive(pid) for pid in items):
+            assert time.monotonic() < deadline, "an item outlived its batch"
+            time.sleep(0.1)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        if proc.stderr is not None:
+            proc.stderr.close()
+    assert [r["id"] for r in results(out)] == ["hello"]  # the interrupted item is left for --resume
