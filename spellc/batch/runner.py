@@ -95,6 +95,16 @@ def prepare_request(item: BatchItem, options: BatchOptions) -> None:
         request["trace_dir"] = os.path.join(options.trace_dir, safe_name(item.id))
 
 
+def _end_torn_line(path: str, out: IO[str]) -> None:
+    """Start on a fresh line when a killed batch left the file's last line unfinished (``read_done`` skips it)."""
+    if out.tell() == 0:
+        return
+    with open(path, "rb") as fh:
+        fh.seek(-1, os.SEEK_END)
+        if fh.read(1) != b"\n":
+            out.write("\n")
+
+
 class BatchRunner:
     """One batch run; ``run`` returns the summary (the command turns it into an exit status)."""
 
@@ -115,6 +125,7 @@ class BatchRunner:
         self.summary.total = len(entries)
         progress = self.progress if self.progress is not None else Progress(len(entries))
         with open(self.options.output_path, "a", encoding="utf-8") as out:
+            _end_torn_line(self.options.output_path, out)
             for entry in entries:
                 if entry.key in done_keys:
                     self.summary.resumed += 1

@@ -235,3 +235,14 @@ def test_items_never_outlive_the_batch(tmp_path: Path, sig: signal.Signals, kill
         if proc.stderr is not None:
             proc.stderr.close()
     assert [r["id"] for r in results(out)] == ["hello"]  # the interrupted item is left for --resume
+
+
+def test_resume_after_a_torn_last_line(tmp_path: Path) -> None:
+    requests = write_jsonl(tmp_path / "requests.jsonl", [MIXED[2], MIXED[3]])
+    out = tmp_path / "results.jsonl"
+    out.write_text('{"id": "hello", "ok": true, "result": "hello world"}\n{"id": 7, "ok": tr', encoding="utf-8")
+    done = batch_cli(str(requests), "-o", str(out), "--resume")
+    assert done.returncode == 0, done.stderr
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines[1] == '{"id": 7, "ok": tr'
+    assert json.loads(lines[2])["id"] == 7 and json.loads(lines[2])["result"] == "3"
