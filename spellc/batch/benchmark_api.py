@@ -127,6 +127,9 @@ def handle_request(raw: Any, state: Optional[RequestState] = None) -> dict[str, 
         return error_response(state.mode, state.latency_ms(), e.message, e.error_type, e.data)
     except AgentError as e:
         return error_response(state.mode, state.latency_ms(), e.message, INVALID_REQUEST, {"agent": e.agent})
+    except Exception as e:  # noqa: BLE001 - a spellc bug still owes the harness its one JSON response
+        return error_response(state.mode, state.latency_ms(), "%s: %s" % (type(e).__name__, e), "internal",
+                              {"spell/fault": "unknown", "spell/reason": "internal"})
 
 
 def _refuse_unsupported(request: dict[str, Any]) -> None:

@@ -192,7 +192,9 @@ def test_a_terminated_run_writes_the_killed_response(sig: signal.Signals) -> Non
         assert proc.stdin is not None
         proc.stdin.write(json.dumps({"init": "(loop [] (recur))", "model": "test:"}))
         proc.stdin.close()
-        _wait_for_handler(proc.pid, sig)
+        # SIGTERM's handler, not SIGINT's: Python installs its own SIGINT handler at start-up, while SIGTERM
+        # is caught only once the command has installed the killed-response handlers (both at once).
+        _wait_for_handler(proc.pid, signal.SIGTERM)
         time.sleep(0.5)  # into the runaway loop
         proc.send_signal(sig)
         proc.wait(timeout=60)

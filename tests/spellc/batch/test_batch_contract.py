@@ -60,3 +60,13 @@ def test_other_public_run_options_pass_through() -> None:
     small = benchmark_api.handle_request({"prompt": "x", "model": "test:", "context_max_chars": 5})
     assert small["error"] == "Context character limit must be an integer of at least 128"
     assert small["error_type"] == "invalid-context-limit"
+
+
+def test_an_unexpected_failure_is_still_a_response(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object) -> None:
+        raise KeyError("boom")
+
+    monkeypatch.setattr(benchmark_api, "run_options", broken)
+    response = benchmark_api.handle_request({"prompt": "x", "model": "test:"})
+    assert response["ok"] is False and response["error_type"] == "internal"
+    assert response["error"] == "KeyError: 'boom'"
