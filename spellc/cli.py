@@ -102,3 +102,14 @@ def _add_tooling_commands() -> None:
 
 
 _add_tooling_commands()
+
+
+def _add_batch_commands() -> None:
+    """``spellc benchmark-api`` and ``spellc batch`` live in ``cli_batch`` (issue 17; they import ``spellc.batch`` when run)."""
+    from .cli_batch import batch_command, benchmark_api_command
+
+    main.add_command(benchmark_api_command)
+    main.add_command(batch_command)
+
+
+_add_batch_commands()
