@@ -135,10 +135,25 @@ def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[
 
 
 _sub_cache: dict[tuple[str, int], Unit] = {}
+_sub_by_form: dict[int, tuple[Any, int, Unit]] = {}
+"""id(form) → (form, epoch, unit): the turn loop hands the same form objects back turn after turn
+(issue 14), so an unchanged element's unit is found without cutting or hashing its text."""
+SUB_BY_FORM_LIMIT = 100_000
 
 
 def compile_subunit(form: Any, key: Optional[str]) -> Unit:
     """The cached unit of one leading element of a long body sequence (see ``ir.SubUnits``)."""
+    hit = _sub_by_form.get(id(form))
+    if hit is not None and hit[0] is form and hit[1] == bound.EPOCH[0]:
+        return hit[2]
+    unit = _compile_subunit_by_text(form, key)
+    if len(_sub_by_form) >= SUB_BY_FORM_LIMIT:
+        _sub_by_form.clear()
+    _sub_by_form[id(form)] = (form, bound.EPOCH[0], unit)
+    return unit
+
+
+def _compile_subunit_by_text(form: Any, key: Optional[str]) -> Unit:
     from spell_runtime.printer import pr_str
 
     text = key if key is not None else pr_str(form)
