@@ -14,7 +14,7 @@ Prints, per session length: the total runtime work, the mean per turn, the cost 
 turns 1, 50, 190 and 390 (median of the 5 turns around each), and the ratio of the
 mean per-turn cost to the shortest session's (issue 14's target: 200 turns ≤ ×1.5 of
 20). Then where the time of the longest session went, stage by stage, measured in
-the loop. ``--full`` switches the incremental path off (``SPELLC_FULL_READ=1``: the
+the loop. ``--full`` switches the incremental path off (``SPELLC_FULL_TURNS=1``: the
 "before" of every table), ``--no-freeze`` the GC policy (``SPELLC_GC_FREEZE=0``).
 """
 
@@ -61,6 +61,7 @@ def forget_texts() -> None:
     from spellc import compiler
 
     compiler._unit_cache.clear()
+    compiler._unit_forms.clear()
     compiler._sub_cache.clear()
     compiler._fn_cache.clear()
 
@@ -131,11 +132,11 @@ def row(n: int, per: list[float], base_mean: float) -> str:
 
 def main(argv: list[str]) -> None:
     if "--full" in argv:
-        os.environ["SPELLC_FULL_READ"] = "1"
+        os.environ["SPELLC_FULL_TURNS"] = "1"
     if "--no-freeze" in argv:
         os.environ["SPELLC_GC_FREEZE"] = "0"
     sizes = [int(a) for a in argv if not a.startswith("--")] or [20, 200, 400]
-    mode = "full read" if os.environ.get("SPELLC_FULL_READ") else "incremental"
+    mode = "full read" if os.environ.get("SPELLC_FULL_TURNS") else "incremental"
     freeze = "off" if os.environ.get("SPELLC_GC_FREEZE") == "0" else "on"
     session(10)  # warm imports and caches
     print("turn loop, %s, gc freeze %s" % (mode, freeze))

@@ -23,6 +23,7 @@ tell from fresh copies.
 from __future__ import annotations
 
 import operator
+import os
 import threading
 from typing import Any, Final, Optional
 
@@ -30,6 +31,8 @@ from .context import CTX_KEY
 from .data.fn import SpellFn
 from .purity import Facts, facts
 from .rendercache import is_plain_data
+
+FULL_TURNS_VAR: Final = "SPELLC_FULL_TURNS"
 
 KEEP: Final = 8
 """Checkpoints kept: several lengths of one growing program, so a ``prune`` still finds a shorter one."""
@@ -60,6 +63,11 @@ def _applicable(cp: Checkpoint, D: dict[Any, Any], elems: tuple[Any, ...]) -> bo
         return False
     builtins = D[CTX_KEY].builtins
     return all(builtins.get(sym) is value for sym, value in cp.builtins.items())
+
+
+def enabled() -> bool:
+    """False under ``SPELLC_FULL_TURNS=1``: every turn evaluated in full (spellc.loop.incremental.switches)."""
+    return os.environ.get(FULL_TURNS_VAR, "") in ("", "0")
 
 
 def replay(D: dict[Any, Any], elems: tuple[Any, ...]) -> Optional[Checkpoint]:

@@ -230,15 +230,18 @@ def subunits(D: dict[Any, Any], elems: tuple[Any, ...], keys: tuple[Any, ...],
     element is marked as the error's containing form.
     """
     from .hooks import subunit
-    from .replay import Recorder, replay
+    from .replay import Recorder, enabled, replay
 
     # A leading run of replayable elements seen before is applied from its checkpoint (replay.py).
-    done = replay(D, elems)
+    on = enabled()
+    done = replay(D, elems) if on else None
     start = 0
     if done is not None:
         start = len(done.forms)
         undo = merge_undo(undo, done.undo)
     recorder = Recorder(done)
+    if not on:
+        recorder.stop()
     try:
         for i in range(start, len(elems)):
             form = elems[i]

@@ -47,6 +47,10 @@ Unit = Callable[[dict[Any, Any], list[Any]], Any]
 
 _lock = threading.RLock()
 _unit_cache: dict[tuple[str, str, int], Unit] = {}
+_unit_forms: dict[tuple[str, str, int], Any] = {}
+"""The form an incremental unit was compiled from: its constants are that form's very objects (the
+program bound to the quine's name, the sub-unit elements), which the turn loop's identity caches
+key on (issue 14), so an equal text read into other objects compiles again instead of reusing it."""
 _fn_cache: dict[tuple[str, int], Callable[..., Any]] = {}
 _expander_cache: dict[int, tuple[Any, SpellFn]] = {}
 _source_counter = [0]
@@ -120,7 +124,7 @@ def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[
         source_name += " (via source)"
     key = (key_text, source_name + (" +inc" if incremental else ""), bound.EPOCH[0])
     unit = _unit_cache.get(key)
-    if unit is not None:
+    if unit is not None and (not incremental or _unit_forms.get(key) is form):
         return unit
     with _lock:
         node, _ = analyze_form(form, source=source, subunits=incremental)
@@ -131,6 +135,8 @@ def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[
         ns = _exec_module(mod, emitter, filename, via_source)
         unit = ns["_unit"]
         _unit_cache[(key[0], key[1], bound.EPOCH[0])] = unit
+        if incremental:
+            _unit_forms[(key[0], key[1], bound.EPOCH[0])] = form
     return unit  # type: ignore[no-any-return]
 
 

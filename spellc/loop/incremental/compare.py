@@ -1,5 +1,8 @@
 """Whether two reads are the same read: types, values, order and spans all the way down.
 
+Values compare with ``==`` except regex patterns, whose Spell equality is identity:
+two reads of one ``#"..."`` are the same read when their sources are equal.
+
 The debug check of the incremental reader (``read``) compares with it, and the
 prefix renderer (``prefix``) uses it to keep the model's own form objects when
 reading their rendered text back gives nothing different — so those objects, not
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from spell_runtime.data.atoms import Pattern
 from spell_runtime.data.hashmap import SpellMap, SpellSet
 from spell_runtime.data.plist import PList
 from spell_runtime.data.positions import child_spans_of, span_of
@@ -32,6 +36,9 @@ def first_difference(a: Any, b: Any) -> Optional[str]:
             xs = [e for kv in x.items() for e in kv] if t is SpellMap else list(x)
             ys = [e for kv in y.items() for e in kv] if t is SpellMap else list(y)
             stack.extend((xi, yi, "%s[%d]" % (path, i)) for i, (xi, yi) in enumerate(zip(xs, ys, strict=True)))
+        elif t is Pattern:
+            if x.source != y.source:
+                return "%s: %r vs %r" % (path, x, y)
         elif not (x is y or x == y or (x != x and y != y)):
             return "%s: %r vs %r" % (path, x, y)
     return None

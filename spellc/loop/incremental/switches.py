@@ -1,7 +1,9 @@
 """Two switches for the incremental turn path, read from the environment at each use.
 
-``SPELLC_FULL_READ=1`` makes every turn render and read its completion in full (the
-path the incremental one must equal; the scenario comparison test runs both).
+``SPELLC_FULL_TURNS=1`` makes every turn render, read and evaluate its completion in
+full — no reader checkpoint, no replayed definitions (``spell_runtime.replay`` reads
+the same variable) — the path the incremental one must equal; the scenario comparison
+test runs both.
 ``SPELLC_CHECK_INCREMENTAL=1`` does the full read as well after every incremental one
 and raises ``IncrementalMismatch`` when they differ in text, forms, types or spans —
 the debug mode the test suite runs with (tests/conftest.py).
@@ -12,12 +14,15 @@ from __future__ import annotations
 import os
 from typing import Final
 
-FULL_READ_VAR: Final = "SPELLC_FULL_READ"
+from spell_runtime.errors import ControlError
+
+FULL_TURNS_VAR: Final = "SPELLC_FULL_TURNS"
 CHECK_VAR: Final = "SPELLC_CHECK_INCREMENTAL"
 
 
-class IncrementalMismatch(AssertionError):
-    """An incremental read or render differed from the full path (a bug in spellc, never the model's)."""
+class IncrementalMismatch(ControlError):
+    """An incremental read or render differed from the full path: a bug in spellc, never the model's,
+    so it is a typed exception that ends the run instead of a failure recovery would hand the model."""
 
 
 def _on(name: str) -> bool:
@@ -26,7 +31,7 @@ def _on(name: str) -> bool:
 
 def full_read() -> bool:
     """True when the incremental path is switched off."""
-    return _on(FULL_READ_VAR)
+    return _on(FULL_TURNS_VAR)
 
 
 def checking() -> bool:
