@@ -61,7 +61,7 @@ def forget_texts() -> None:
     from spellc import compiler
 
     compiler._unit_cache.clear()
-    compiler._unit_forms.clear()
+    getattr(compiler, "_unit_forms", {}).clear()
     compiler._sub_cache.clear()
     compiler._fn_cache.clear()
 
@@ -84,7 +84,11 @@ class Stages:
         self._undo: list[tuple[Any, str, Any]] = []
 
     def wrap(self, owner: Any, attr: str, stage: str) -> None:
-        original = getattr(owner, attr)
+        """Time calls of ``owner.attr`` as ``stage`` (skipped when the attribute does not exist, so the
+        bench also runs against an older checkout for a "before" table)."""
+        original = getattr(owner, attr, None)
+        if original is None:
+            return
         seconds = self.seconds
         seconds.setdefault(stage, 0.0)
 
@@ -111,7 +115,12 @@ def staged_session(turns: int) -> tuple[float, dict[str, float]]:
     from spellc.loop import pipeline, selfcall
 
     stages = Stages()
-    stages.wrap(pipeline, "read_completion", "read (balance + sanitize + read)")
+    read = "read (balance + sanitize + read)"
+    if hasattr(pipeline, "read_completion"):
+        stages.wrap(pipeline, "read_completion", read)
+    else:  # before issue 14
+        stages.wrap(pipeline, "_read_program", read)
+        stages.wrap(pipeline, "balance_parens", read)
     stages.wrap(compiler, "compile_unit", "compile (program)")
     stages.wrap(compiler, "compile_subunit", "compile (sub-unit lookup)")
     stages.wrap(quine, "apply_edits", "edit (edit-reopen)")
