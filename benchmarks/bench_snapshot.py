@@ -97,6 +97,19 @@ def main() -> None:
     for name, make, exponents in cases(quick):
         for e in exponents:
             print(row(name, "10^%d" % e, make(10**e), pure, compiled, repeat))
+    print()
+    big = keyword_map(10**6)
+    shown = keyword_map(900)
+    clip_fast = median_ms(lambda: compiled.snapshot(big, LIMIT), repeat) if compiled else None
+    clip_slow = median_ms(lambda: pure.snapshot(big, LIMIT), repeat)
+    print_ms = median_ms(lambda: pr_str(shown), repeat)
+    clip_ms = clip_fast if clip_fast is not None else clip_slow
+    print("issue 14 map rows (clip_ms: %s core)" % ("compiled" if clip_fast is not None else "interpreted"))
+    print("%-40s %10.3f ms %8d chars" % ("clip a 10^6-entry map to %d" % LIMIT, clip_ms,
+                                         len(pure.render(pure.snapshot(big, LIMIT)[0]))))
+    print("%-40s %10.3f ms %8d chars" % ("pr-str of a 900-entry map", print_ms, len(pr_str(shown))))
+    print("%-40s %10.1f   (target <= 3)" % ("ratio clip / pr-str", clip_ms / print_ms))
+    print()
     ref = vec(range(2200))
     form = value_form(ref)
     print("%-28s %8s %12.3f %14s %8d" % ("reference: pr_str", "10^4 ch", median_ms(lambda: pr_str(ref), repeat), "",

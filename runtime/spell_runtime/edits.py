@@ -23,6 +23,7 @@ from .data.atoms import BigInt, Float32, Symbol
 from .data.hashmap import SpellMap
 from .data.plist import PList, plist
 from .data.vector import LineVector, PVector, vec
+from .rendercache import is_plain_data, rendered
 from .valueform import value_form
 
 S_PERSIST: Final = Symbol("persist")
@@ -112,22 +113,122 @@ def _step(form: Any, env: Mapping[Any, Any]) -> Any:
     """Edit ``form`` at once, or return ``_OPEN`` when it is a collection to walk."""
     t = type(form)
     if t is PList:
-        if not form.count:
+        if not form.count or not may_change(form):
             return form
         head = form.first
         if head is S_PERSIST and form.count in (2, 3) and type(form[1]) is Symbol:
             name = form[1]
             if name in env:
-                return plist([S_PERSIST, name, value_form(env[name])])
+                return _materialized(form, name, env[name])
             return form
         if head is S_QUOTE or head is S_FN or head is S_FN_STAR:
             return form
         return _OPEN
-    if t is PVector or t is LineVector:
-        return _OPEN if len(form) else form
-    if isinstance(form, SpellMap):
-        return _OPEN if len(form) else form
+    if t is PVector or t is LineVector or isinstance(form, SpellMap):
+        return _OPEN if len(form) and may_change(form) else form
     return form
+
+
+_persisted: dict[int, tuple[Any, Any, Any]] = {}
+"""id(persist form) → (form, value, edited form), for values that are plain (immutable) data."""
+
+
+def _materialized(form: PList, name: Symbol, value: Any) -> Any:
+    """``(persist name <value form>)``; ``form`` itself when it already says exactly that.
+
+    Keeping the object when nothing changes lets the turn loop's identity caches keep
+    hitting (issue 14); a persisted value that is the same immutable object as last
+    turn (``replay`` hands it back) is not rendered again.
+    """
+    hit = _persisted.get(id(form))
+    if hit is not None and hit[0] is form and hit[1] is value:
+        return hit[2]
+    edited = plist([S_PERSIST, name, value_form(value)])
+    if form.count == 3 and rendered(form[2]) == rendered(edited[2]):
+        edited = form
+    if is_plain_data(value):
+        if len(_persisted) >= _CAN_CHANGE_LIMIT:
+            _persisted.clear()
+        _persisted[id(form)] = (form, value, edited)
+    return edited
+
+
+_MARKER_HEADS: Final = frozenset({S_PERSIST, S_PRUNE, S_RETHINK})
+_INERT_HEADS: Final = frozenset({S_QUOTE, S_FN, S_FN_STAR})
+_CAN_CHANGE_LIMIT: Final = 500_000
+
+_can_change: dict[int, tuple[Any, bool]] = {}
+"""id(collection) → (collection, may ``apply_edits`` change it): forms are immutable, so once per object."""
+
+
+def may_change(form: Any) -> bool:
+    """False when no ``persist``/``prune``/``rethink`` list can take effect anywhere inside ``form``.
+
+    The turn loop edits the whole program every turn while almost all of it is the same
+    objects as the turn before (issue 14), so the answer is remembered per collection
+    object; a conservative True only costs the walk ``apply_edits`` would do anyway.
+    """
+    hit = _can_change.get(id(form))
+    if hit is not None and hit[0] is form:
+        return hit[1]
+    # Iterative post-order: a collection's answer needs its children's answers first. An entry
+    # (x, pending) revisits x once the collection children it was waiting for are answered.
+    todo: list[tuple[Any, Optional[list[Any]]]] = [(form, None)]
+    while todo:
+        x, waited = todo.pop()
+        if waited is not None:
+            answer: Optional[bool] = any(_remembered(k) is not False for k in waited)
+        else:
+            t = type(x)
+            if t is PList:
+                if not x.count or x.first in _INERT_HEADS:
+                    answer = False
+                elif x.first in _MARKER_HEADS:
+                    answer = True
+                else:
+                    answer = None
+                kids: Any = x
+            elif t is PVector or t is LineVector:
+                answer = None if len(x) else False
+                kids = x
+            elif isinstance(x, SpellMap):
+                answer = None if len(x) else False
+                kids = [e for kv in x.items() for e in kv]
+            else:
+                continue
+            if answer is None:
+                answer, pending = _children_answer(kids)
+                if pending:
+                    todo.append((x, pending))
+                    todo.extend((k, None) for k in pending)
+                    continue
+        if len(_can_change) >= _CAN_CHANGE_LIMIT:
+            _can_change.clear()
+        _can_change[id(x)] = (x, bool(answer))
+    found = _remembered(form)
+    return True if found is None else found
+
+
+def _remembered(x: Any) -> Optional[bool]:
+    hit = _can_change.get(id(x))
+    return hit[1] if hit is not None and hit[0] is x else None
+
+
+def _children_answer(kids: Any) -> tuple[bool, list[Any]]:
+    """(may some child change, the collection children not yet answered). One tight loop: the
+    turn loop asks this of the whole program body every turn."""
+    get = _can_change.get
+    pending: list[Any] = []
+    for k in kids:
+        t = type(k)
+        if t is PList or t is PVector or t is LineVector or t is SpellMap or isinstance(k, SpellMap):
+            hit = get(id(k))
+            if hit is None or hit[0] is not k:
+                pending.append(k)
+            elif hit[1]:
+                return True, []
+    return False, pending
+
 
 
 def _children(form: Any) -> list[Any]:

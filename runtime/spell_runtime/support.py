@@ -243,17 +243,35 @@ def subunits(D: dict[Any, Any], elems: tuple[Any, ...], keys: tuple[Any, ...],
     element is marked as the error's containing form.
     """
     from .hooks import subunit
+    from .replay import Recorder, enabled, replay
 
-    for form, key in zip(elems, keys):
-        unit = subunit(form, key)
-        own: list[Any] = []
-        try:
-            unit(D, own)
-        except SpellError as e:
-            e.containing_form = form
-            raise
-        finally:
-            undo = merge_undo(undo, own)
+    # A leading run of replayable elements seen before is applied from its checkpoint (replay.py).
+    on = enabled()
+    done = replay(D, elems) if on else None
+    start = 0
+    if done is not None:
+        start = len(done.forms)
+        undo = merge_undo(undo, done.undo)
+    recorder = Recorder(done)
+    if not on:
+        recorder.stop()
+    try:
+        for i in range(start, len(elems)):
+            form = elems[i]
+            unit = subunit(form, keys[i])
+            found = recorder.eligible(form, D)
+            own: list[Any] = []
+            try:
+                unit(D, own)
+            except SpellError as e:
+                e.containing_form = form
+                raise
+            finally:
+                undo = merge_undo(undo, own)
+            if found is not None:
+                recorder.add(form, found, own, D)
+    finally:
+        recorder.finish()
     return undo
 
 

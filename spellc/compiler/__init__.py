@@ -48,6 +48,10 @@ Unit = Callable[[dict[Any, Any], list[Any]], Any]
 
 _lock = threading.RLock()
 _unit_cache: dict[tuple[str, str, int], Unit] = {}
+_unit_forms: dict[tuple[str, str, int], Any] = {}
+"""The form an incremental unit was compiled from: its constants are that form's very objects (the
+program bound to the quine's name, the sub-unit elements), which the turn loop's identity caches
+key on (issue 14), so an equal text read into other objects compiles again instead of reusing it."""
 _fn_cache: dict[tuple[str, int], Callable[..., Any]] = {}
 _expander_cache: dict[int, tuple[Any, SpellFn]] = {}
 _source_counter = [0]
@@ -130,7 +134,7 @@ def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[
         source_name += " (via source)"
     key = (key_text, source_name + (" +inc" if incremental else ""), bound.EPOCH[0])
     unit = _unit_cache.get(key)
-    if unit is not None:
+    if unit is not None and (not incremental or _unit_forms.get(key) is form):
         return unit
     with _lock:
         node, _ = analyze_form(form, source=source, subunits=incremental)
@@ -141,14 +145,31 @@ def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[
         ns = _exec_module(mod, emitter, filename, via_source)
         unit = ns["_unit"]
         _unit_cache[(key[0], key[1], bound.EPOCH[0])] = unit
+        if incremental:
+            _unit_forms[(key[0], key[1], bound.EPOCH[0])] = form
     return unit  # type: ignore[no-any-return]
 
 
 _sub_cache: dict[tuple[str, int], Unit] = {}
+_sub_by_form: dict[int, tuple[Any, int, Unit]] = {}
+"""id(form) → (form, epoch, unit): the turn loop hands the same form objects back turn after turn
+(issue 14), so an unchanged element's unit is found without cutting or hashing its text."""
+SUB_BY_FORM_LIMIT = 100_000
 
 
 def compile_subunit(form: Any, key: Optional[str]) -> Unit:
     """The cached unit of one leading element of a long body sequence (see ``ir.SubUnits``)."""
+    hit = _sub_by_form.get(id(form))
+    if hit is not None and hit[0] is form and hit[1] == bound.EPOCH[0]:
+        return hit[2]
+    unit = _compile_subunit_by_text(form, key)
+    if len(_sub_by_form) >= SUB_BY_FORM_LIMIT:
+        _sub_by_form.clear()
+    _sub_by_form[id(form)] = (form, bound.EPOCH[0], unit)
+    return unit
+
+
+def _compile_subunit_by_text(form: Any, key: Optional[str]) -> Unit:
     from spell_runtime.printer import pr_str
 
     text = key if key is not None else pr_str(form)

@@ -248,7 +248,7 @@ class Emitter:
     def _stmts(self, node: ir.Node, scope: Scope, info: FnInfo) -> list[ast.stmt]:
         if isinstance(node, ir.SubUnits):
             scope.used = True
-            keys = P.tuple_([P.const(k) for k in node.keys])
+            keys = self.const(node.keys)  # one constant, not one AST node per element (issue 14)
             return [P.assign(scope.undo, P.callname(H.SUBUNITS, P.name("D"), self.const(node.elems), keys,
                                                     P.name(scope.undo)))]
         if isinstance(node, (ir.Const, ir.Local, ir.BuiltinRef, ir.Fn)) or (

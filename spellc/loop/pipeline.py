@@ -19,11 +19,12 @@ from spell_runtime.errors import ControlError, SpellError
 from spell_runtime.errors_result import error_result
 
 from ..providers.base import ModelRequest, ProviderError
-from ..reader import ReaderError, balance_parens, read_all, read_first
-from . import seams
+from ..reader import ReaderError, balance_parens, read_all
+from . import gcpolicy, seams
 from .agent import Agent, TurnEvent, completion_env
 from .agents.receipt import receive_at_evaluation
 from .cleaning import clean_response
+from .incremental import read_completion
 from .on_error import report_failure
 from .usage import check_budget
 
@@ -55,6 +56,7 @@ def check_depth(agent: Agent, depth: int) -> None:
 def call_model(agent: Agent, prefix: str, depth: int, receive: bool, parent: Optional[int]) -> Any:
     """Continue ``prefix`` with the model from a completion evaluated at ``depth``; the child's value."""
     check_depth(agent, depth)
+    gcpolicy.turn_boundary()
     prefill = agent.provider.supports_prefill
     request = ModelRequest(prefix=prefix, system=agent.system_prompt, prefill=prefill, model=agent.model,
                            reasoning_effort=agent.reasoning_effort)
@@ -79,7 +81,7 @@ def call_model(agent: Agent, prefix: str, depth: int, receive: bool, parent: Opt
     _report_turn(agent, depth, prefix, response.text, started, None)
     try:
         check_budget(agent.run.usage, agent.run.budget)
-        value = evaluate_completion(agent, completion, depth + 1, receive, node)
+        value = evaluate_completion(agent, completion, depth + 1, receive, node, prefix=prefix)
     except BaseException as e:
         if trace is not None and node is not None:
             fault = seams.classify(e, agent.namespaces) if isinstance(e, Exception) else None
@@ -91,15 +93,17 @@ def call_model(agent: Agent, prefix: str, depth: int, receive: bool, parent: Opt
 
 
 def evaluate_completion(agent: Agent, raw_text: str, depth: int, receive: bool, node: Optional[int],
-                        *, root: bool = False) -> Any:
-    """§6.2: the value of a completion (or of the root program), with recovery; raises on failure."""
+                        *, root: bool = False, prefix: Optional[str] = None) -> Any:
+    """§6.2: the value of a completion (or of the root program), with recovery; raises on failure.
+
+    ``prefix`` is the text the model continued, when this completion is one (see ``_read_program``).
+    """
     counter = agent.counter
     frame = seams.new_frame(counter)
-    text = balance_parens(raw_text)
     try:
-        program = _read_program(text, root)
+        text, program = _read_program(raw_text, root, prefix)
     except ReaderError as e:
-        return _reader_failure(agent, e, text, depth, receive, node, frame)
+        return _reader_failure(agent, e, balance_parens(raw_text), depth, receive, node, frame)
     source_text: Optional[str] = text
     # -- multi-agent receipt point (runtime.md §5.9, §11.5); the step itself is spellc/loop/agents/receipt.py
     if receive:
@@ -130,14 +134,16 @@ def evaluate_form(agent: Agent, program: Any, text: Optional[str], depth: int, r
     return value
 
 
-def _read_program(text: str, root: bool) -> Any:
-    """The first form of a completion; a root program may hold several forms (run as one ``do``)."""
+def _read_program(raw_text: str, root: bool, prefix: Optional[str]) -> tuple[str, Any]:
+    """(balanced text, program): a completion's first form, read from the checkpoint remembered with
+    its prefix when there is one (``incremental``); a root program may hold several forms (one ``do``)."""
     if not root:
-        return read_first(text)
+        return read_completion(raw_text, prefix)
+    text = balance_parens(raw_text)
     forms = read_all(text)
     if len(forms) == 1:
-        return forms[0]
-    return plist([S_DO, *forms]) if forms else None
+        return text, forms[0]
+    return text, (plist([S_DO, *forms]) if forms else None)
 
 
 def _run(D: dict[Any, Any], program: Any, text: Optional[str] = None) -> Any:

@@ -26,8 +26,8 @@ from spell_runtime.printer import pr_str
 
 from ..providers.base import Provider, ProviderError
 from ..providers.registry import ProfileError, is_provider, profile_get, provider_from_profile
+from . import gcpolicy, seams
 from . import options as opts_mod
-from . import seams
 from .agent import Agent, RunState, TurnEvent
 from .agents.computations import BLOCKING_NAMESPACE, computation_builtins
 from .agents.lifecycle import Coordination
@@ -80,8 +80,12 @@ def execute(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
     outcome: dict[str, Any] = {}
     # Daemon, so that an interrupted caller (Ctrl-C in the CLI) is not held hostage by a running model turn.
     worker = threading.Thread(target=_evaluate_root, args=(prepared, outcome), name="spell-run", daemon=True)
-    _start_with_large_stack(worker)
-    worker.join()
+    gcpolicy.run_started()
+    try:
+        _start_with_large_stack(worker)
+        worker.join()
+    finally:
+        gcpolicy.run_ended()
     outcome["usage_tracker"] = prepared.state.usage
     if prepared.trace_dir is not None:
         outcome["trace_dir"] = prepared.trace_dir

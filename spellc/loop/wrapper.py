@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from spell_runtime.core.quine import serialize_prefix
 from spell_runtime.data import PList, SpellMap, Symbol, is_vector, plist, vec
 from spell_runtime.data.hashmap import SpellSet
 from spell_runtime.printer import display_str, pr_str
 from spell_runtime.valueform import value_form
+
+from .incremental import render_prefix
 
 S_QUINE: Final = Symbol("quine")
 S_QUOTE: Final = Symbol("quote")
@@ -60,7 +61,7 @@ def is_quine_form(x: Any) -> bool:
 def prompt_prefix(prompt: Any, env: Mapping[Any, Any]) -> str:
     """The prefix for ``(!llm-self prompt)``: a quine's canonical prefix, an expanded list's text, or text."""
     if is_quine_form(prompt):
-        return text_prefix(serialize_prefix(prompt))
+        return text_prefix(render_prefix(prompt))  # serialize_prefix, with a reader checkpoint (issue 14)
     if type(prompt) is PList:
         return text_prefix(pr_str(expand_free_symbols(prompt, env)))
     if isinstance(prompt, str):

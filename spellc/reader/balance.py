@@ -17,6 +17,16 @@ _INSIDE: Final = re.compile(r'["\\]')
 
 def paren_balance(s: str) -> int:
     """Number of ``(`` minus number of ``)`` outside strings and ``;`` comments."""
+    return paren_scan(s)[0]
+
+
+def paren_scan(s: str) -> tuple[int, bool]:
+    """(``paren_balance(s)``, whether ``s`` ends outside any string literal and comment).
+
+    A text that ends outside both leaves the count of whatever follows it unaffected, so
+    ``paren_balance(a + b) == paren_balance(a) + paren_balance(b)`` whenever ``a`` ends clean:
+    the incremental reader (``reader.resume``) counts only the model's response.
+    """
     n = 0
     pos = 0
     length = len(s)
@@ -25,7 +35,7 @@ def paren_balance(s: str) -> int:
     while True:
         m = outside(s, pos)
         if m is None:
-            return n
+            return n, True
         c = m.group()
         pos = m.end()
         if c == "(":
@@ -35,19 +45,19 @@ def paren_balance(s: str) -> int:
         elif c == ";":
             nl = s.find("\n", pos)
             if nl < 0:
-                return n
+                return n, False
             pos = nl + 1
         else:  # a string literal: skip to its closing quote, honouring escapes
             while True:
                 q = inside(s, pos)
                 if q is None:
-                    return n
+                    return n, False
                 pos = q.end()
                 if q.group() == '"':
                     break
                 pos += 1
                 if pos > length:
-                    return n
+                    return n, False
 
 
 def balance_parens(s: str) -> str:

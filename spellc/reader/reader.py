@@ -144,19 +144,23 @@ class Reader:
         cache = TOKEN_CACHE
         inserts = self.inserts
         first_only = self.first_only
-        pos = 0
-        line = 1
-        line_start = 0
-        tracked = 0
+        # A fresh reader starts at offset 0 of line 1; a resumed one (``reader.resume``) where its
+        # checkpoint left off, and a piece read at a column of a longer line with ``line_start < 0``.
+        pos = self.pos
+        line = self.line
+        line_start = self.line_start
+        tracked = self.tracked
         # Sanitizer insertions before the token (``ip``) and before its line (``line_ip``): token
         # starts only increase, so a pointer replaces a bisection per token.
-        ip = 0
-        line_ip = 0
         n_inserts = len(inserts)
+        ip = bisect_left(inserts, pos) if n_inserts else 0
+        line_ip = bisect_left(inserts, line_start) if n_inserts else 0
         while True:
             m = match(text, pos)
             if m is None:
                 if stack:
+                    # Where the open collections were left, for ``resume.checkpoint``.
+                    self.pos, self.line, self.line_start, self.tracked = pos, line, line_start, tracked
                     raise ReadFailure("EOF while reading", len(text))
                 self.pos = len(text)
                 return

@@ -26,7 +26,16 @@ _VALID_ESCAPES: Final = frozenset('tbnrf\\"u01234567')
 
 def sanitize_comment_markers(text: str) -> str:
     """Pass 1: a line-start ``//``, ``/*`` or ``*/`` (after blanks) gets ``;`` for its first character."""
-    hits = [m.end() - 2 for m in _MARKER.finditer(text)]
+    return _replace_markers(text, comment_marker_hits(text, True))
+
+
+def comment_marker_hits(text: str, at_line_start: bool) -> list[int]:
+    """Where pass 1 puts its ``;`` in ``text``; ``at_line_start=False`` when ``text`` continues a
+    line that already holds something other than blanks (so its first line cannot be a marker line)."""
+    return [m.end() - 2 for m in _MARKER.finditer(text) if at_line_start or m.start() > 0]
+
+
+def _replace_markers(text: str, hits: list[int]) -> str:
     if not hits:
         return text
     parts: list[str] = []
@@ -41,6 +50,16 @@ def sanitize_comment_markers(text: str) -> str:
 
 def _escape_repairs(text: str) -> list[int]:
     """Offsets of the characters that pass 2 must protect with an extra backslash."""
+    return escape_scan(text)[0]
+
+
+def escape_scan(text: str) -> tuple[list[int], bool]:
+    """(pass 2's repair offsets in ``text``, whether its string scan ends outside a string).
+
+    Pass 2 is a left-to-right scan whose only state is "inside a string or not", so a text
+    whose scan ends outside repairs whatever follows it exactly as that text alone would be
+    repaired (used by ``reader.resume``).
+    """
     repairs: list[int] = []
     n = len(text)
     find = text.find
@@ -49,18 +68,18 @@ def _escape_repairs(text: str) -> list[int]:
     while True:
         quote = find('"', pos)
         if quote < 0:
-            return repairs
+            return repairs, True
         pos = quote + 1
         while True:  # inside a string
             m = search(text, pos)
             if m is None:
-                return repairs
+                return repairs, False
             i = m.start()
             if text[i] == '"':
                 pos = i + 1
                 break
             if i + 1 >= n:
-                return repairs
+                return repairs, False
             if text[i + 1] not in _VALID_ESCAPES:
                 repairs.append(i + 1)
             pos = i + 2
@@ -90,11 +109,15 @@ def sanitize(text: Optional[str]) -> str:
     return sanitize_with_inserts(text)[0]
 
 
-def sanitize_with_inserts(text: Optional[str]) -> tuple[str, list[int]]:
-    """``sanitize`` plus the offsets, in the *sanitized* text, of every inserted backslash."""
+def sanitize_with_inserts(text: Optional[str], at_line_start: bool = True) -> tuple[str, list[int]]:
+    """``sanitize`` plus the offsets, in the *sanitized* text, of every inserted backslash.
+
+    ``at_line_start=False`` sanitizes a text that continues a non-blank line outside any string
+    (the model's response after a prefix spellc rendered, see ``reader.resume``).
+    """
     if text is None:
         return "", []
-    marked = sanitize_comment_markers(text)
+    marked = _replace_markers(text, comment_marker_hits(text, at_line_start))
     repairs = _escape_repairs(marked)
     if not repairs:
         return marked, []

@@ -25,8 +25,9 @@ from ..data.plist import PList, plist
 from ..data.text import from_units, to_units
 from ..edits import apply_edits, process_siblings
 from ..errors import HostError
-from ..printer import display_str, pr_str, render_form
+from ..printer import display_str, pr_str
 from ..readable import is_java_whitespace
+from ..rendercache import rendered
 from .registry import builtin
 
 __all__ = [
@@ -87,10 +88,10 @@ def serialize_prefix(q: Any) -> str:
     name, inert, body = split_quine(q)
     parts = ["(quine ", display_str(name), " "]
     for arg in inert:
-        parts.append(render_form(arg))
+        parts.append(rendered(arg))
         parts.append(" ")
     parts.append("(eval (do ")
-    parts.append(" ".join(render_form(form) for form in body))
+    parts.append(" ".join([rendered(form) for form in body]))
     parts.append(" ")
     return "".join(parts)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Final, Optional
 
-from ...data.atoms import K_SPELL_FN
+from ...data.atoms import K_SPELL_FN, Keyword
 from ...data.hashmap import EMPTY_MAP, SpellMap, SpellSet
 from ...data.plist import PList, plist
 from ...data.vector import LineVector, PVector, vec
@@ -176,6 +176,27 @@ def _floor(ctx: Ctx, x: Any) -> int:
     return _ATOM_FLOOR if w < 0 else w
 
 
+_LITERAL_ATOMS: Final = frozenset({Keyword, int, str})
+"""Atoms that, when ``literal``, are written the same as data and as value forms and stay literal
+whatever ``shorten`` makes of them (clipped strings, diagnostics)."""
+
+
+def _least_width(x: Any, shortened: bool) -> int:
+    """A cheap lower bound of the width ``x`` renders to — as data or as a value form, and, when
+    ``shortened``, after any ``shorten`` (atoms never get narrower than ``_floor``). At least 1."""
+    t = type(x)
+    if t is Keyword:
+        w = 1 + len(x.name) + (len(x.ns) + 1 if x.ns is not None else 0)
+    elif t is int:
+        w = len(str(x)) if -(10 ** 17) < x < 10 ** 17 else 18
+    elif t is str:
+        w = 2 + len(x)
+        return min(w, _STRING_FLOOR) if shortened else w
+    else:
+        return 1
+    return min(w, _ATOM_FLOOR) if shortened else w
+
+
 class _MapWidth:
     """The rendered length of a map grown entry by entry, for each of its three value-form spellings.
 
@@ -234,6 +255,23 @@ class _MapWidth:
         floor = _floor(ctx, x)
         return floor >= 0 and 10 + self.quoted + self._data(k) + 1 + floor + self.n > target
 
+    def least_with(self, ctx: Ctx, k: Any, x: Any) -> int:
+        """A lower bound of ``width_with`` for the entry ``k x``, whichever spelling it leads to and
+        however ``x`` is shortened; costs a few attribute reads (``_least_width``)."""
+        entry = _least_width(k, False) + _least_width(x, True)
+        into = 12 + self.into + self.n + 3 + entry
+        braced = 2 + self.braced + self.n + 1 + entry
+        quoted = 10 + self.quoted + self.n + 1 + entry
+        if type(k) in _LITERAL_ATOMS and type(x) in _LITERAL_ATOMS and literal(ctx, k) and literal(ctx, x):
+            # Shortening keeps such a value literal, so the spelling is the one the map has now.
+            return quoted if self.all_lit else braced if self.keys_lit else into
+        least = into
+        if self.keys_lit:
+            least = min(least, braced)
+        if self.all_lit:
+            least = min(least, quoted)
+        return least
+
     def add(self, ctx: Ctx, k: Any, key_form: int, x: Any) -> None:
         k_lit = literal(ctx, k)
         x_lit = literal(ctx, x)
@@ -259,6 +297,12 @@ def short_map(ctx: Ctx, m: Any, budget: int) -> SpellMap:
     fn_flagged = False
     for i in range(count):
         k, x = entries[i]
+        if not fn_flagged and k is not K_SPELL_FN and widths.least_with(ctx, k, x) > target:
+            # Cannot fit whatever its value is shortened to: omitted without measuring it, so a full
+            # map costs what its shown entries cost, not what the remaining ones would (issue 14).
+            w = entry_weight(k, x)
+            omitted = w if omitted is None else add_weight(omitted, w)
+            continue
         key_form = vf_len(ctx, k, max(0, remaining))
         allowance = max(8, quot(remaining, max(1, count - i)))
         accepted = False
