@@ -68,11 +68,16 @@ def configure_effects(ctx: Context, effects: Optional[EffectContext] = None,
 
 def fresh_env(env: Optional[dict[Any, Any]] = None, options: Optional[dict[str, Any]] = None,
               effects: Optional[EffectContext] = None, namespaces: tuple[str, ...] = DEFAULT_NAMESPACES,
-              extra_builtins: Optional[dict[Symbol, Any]] = None) -> dict[Any, Any]:
-    """A binding table for a fresh program: ``eval`` in the env (A17) plus ``env``'s bindings."""
+              extra_builtins: Optional[dict[Symbol, Any]] = None,
+              library: Optional[dict[Symbol, Any]] = None) -> dict[Any, Any]:
+    """A binding table for a fresh program: ``eval`` in the env (A17) plus ``env``'s bindings.
+
+    ``library`` adds always-visible builtins (library namespaces, ``spell_runtime.libns``): unlike the
+    effect namespaces they are pure code, so they are not gated behind ``eval``.
+    """
     load()
     set_recursion_limit()
-    ctx = Context(BUILTINS, options=dict(options or {}))
+    ctx = Context({**BUILTINS, **library} if library else BUILTINS, options=dict(options or {}))
     configure_effects(ctx, effects, namespaces, extra_builtins)
     D = new_table(ctx)
     D[S_EVAL] = EVAL

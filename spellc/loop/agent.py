@@ -101,6 +101,8 @@ class Agent:
     generation: int = 1
     """Which lifecycle of ``handle`` this is (runtime.md §11.2)."""
     extra_builtins: dict[Symbol, Any] = field(default_factory=dict)
+    library_builtins: dict[Symbol, Any] = field(default_factory=dict)
+    """Library namespaces (packages.md §2): visible in the body and the trailing expression alike."""
 
     @property
     def recovery_enabled(self) -> bool:
@@ -117,7 +119,8 @@ def completion_env(agent: Agent, depth: int, frame: Any, node: Optional[int], re
 
     options = {AGENT_KEY: agent, DEPTH_KEY: depth, FRAME_KEY: frame, NODE_KEY: node, RECEIVE_KEY: receive,
                CONTEXT_LIMIT_KEY: agent.run.context_max_chars}
-    D = new_env(env, options, effects=agent.run.effects, namespaces=(), extra_builtins=agent.extra_builtins)
+    D = new_env(env, options, effects=agent.run.effects, namespaces=(), extra_builtins=agent.extra_builtins,
+                library=agent.library_builtins)
     ctx = context_of(D)
     ctx.gated.update(agent.gate_hints())
     ctx.future_ns = agent.run.blocking_namespace

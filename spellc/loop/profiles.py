@@ -37,6 +37,9 @@ class AgentProfile:
 
     values: dict[str, Any] = field(default_factory=dict)
     path: Optional[str] = None
+    libraries: Any = None
+    """Where library namespaces (``{tally lib/tally}``) come from: a ``spellc.package.namespaces.LibrarySource``;
+    None means the package folder of ``path`` (compiled from source)."""
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.values.get(key, default)

@@ -178,12 +178,15 @@ def prepare(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
         """One compiled agent (the main one, or a worker of ``:available-agents``) sharing this run."""
         own_limit = limit if agent_profile is profile else seams.validate_max_consecutive_errors(
             agent_profile.get("max-consecutive-errors", 3) if agent_profile.has("max-consecutive-errors") else 3)
-        namespaces = resolve_namespaces(agent_profile.namespaces, effects)
+        libraries, effect_refs = profile_libraries(agent_profile)
+        namespaces = resolve_namespaces(effect_refs, effects)
         recover = (options["recover"] if "recover" in options and agent_profile is profile
                    else agent_profile.get("recover", True))
         compiled = Agent(provider=provider, run=state,
-                         system_prompt=compose_system_prompt(agent_profile.get("system-prompt"), namespaces,
-                                                             format_spec=agent_profile.get("format")),
+                         system_prompt=with_libraries(compose_system_prompt(agent_profile.get("system-prompt"),
+                                                                            namespaces,
+                                                                            format_spec=agent_profile.get("format")),
+                                                      libraries),
                          namespaces=namespaces, recover=recover,
                          recover_unknown=agent_profile.get("recover-unknown") is True,
                          max_consecutive_errors=own_limit,
@@ -191,6 +194,7 @@ def prepare(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
                          reasoning_effort=_text(options.get("reasoning-effort"))
                          or _text(profile_get(model_profile, "default-reasoning-effort")),
                          counter=seams.new_counter(own_limit))
+        compiled.library_builtins = {Symbol(name): ns for name, ns in libraries.items()}
         compiled.extra_builtins = {Symbol(name): ns for name, ns in namespaces.items()}
         compiled.extra_builtins.update(effect_builtins())
         compiled.extra_builtins.update(computation_builtins())
@@ -211,6 +215,29 @@ def prepare(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
     state.blocking_namespace = BLOCKING_NAMESPACE
     Coordination(agent, max_edges)  # the run's coordinator, closed when the root returns (§11.1)
     return PreparedRun(agent, state, _root_text(options), trace_dir, options.get("log-writer"))
+
+
+def profile_libraries(profile: AgentProfile) -> tuple[dict[str, SpellMap], dict[str, Any]]:
+    """(library namespace maps, the other namespace references) of a profile (packages.md §2)."""
+    refs = profile.namespaces
+    from ..package.namespaces import split_namespaces
+
+    library_refs, others = split_namespaces(refs)
+    if not library_refs:
+        return {}, others
+    from ..package.namespaces import SourceLibraries, package_root, resolve_libraries
+
+    source = profile.libraries if profile.libraries is not None else SourceLibraries(package_root(profile.path))
+    return resolve_libraries(library_refs, source), others
+
+
+def with_libraries(system_prompt: str, libraries: dict[str, SpellMap]) -> str:
+    """The system prompt plus its ``LIBRARIES`` section when the profile names libraries."""
+    if not libraries:
+        return system_prompt
+    from ..package.namespaces import library_section
+
+    return system_prompt + "\n\n" + library_section(libraries)
 
 
 def resolve_model_profile(ref: Any) -> tuple[Provider, Any]:

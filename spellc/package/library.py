@@ -1,0 +1,147 @@
+"""Library ``.spl`` files: read and check them, load them from source, compile them for a package (packages.md §1–§3).
+
+A library file holds only ``(defn name [params] body…)`` forms; anything else
+is refused with its position (``lib/tally.spl:3:1: …``) because a library is
+loaded, never run: a top-level ``(io/write-file …)`` would otherwise run at
+every agent start. Fns call each other qualified (``tally/helper``), as in the
+reference's libraries, because a Spell fn body runs in its caller's scope
+(dynamic scope) where the bare sibling name is not bound.
+
+Two loaders produce the same namespace map (``spell_runtime.libns``):
+``load_from_source`` evaluates the forms now (what ``spellc run --agent-profile``
+does from the source folder); ``compiled_module_source`` writes a Python module
+whose import builds the map with every fn already compiled (what a package
+ships). The latter is the only place the package builder touches the compiler's
+build entry point, so a change to the built-module format stays here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Any, Final
+
+from spell_runtime.data import SpellMap, Symbol, is_vector, plist
+from spell_runtime.libns import docs_above, library_namespace
+
+from ..reader import ReaderError, read_all_with_spans
+
+LIBRARY_NAME: Final = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+S_DEFN: Final = Symbol("defn")
+S_HASH_MAP: Final = Symbol("hash-map")
+
+
+class LibraryError(Exception):
+    """A library file that cannot be used: ``str(e)`` is ``path:line:col: message``."""
+
+
+@dataclass
+class Library:
+    """One library file read: its namespace name, defn forms (source order) and docs."""
+
+    name: str
+    path: str
+    text: str
+    forms: list[Any]
+    fn_names: list[str]
+    docs: dict[str, str]
+
+
+def read_library(path: str, name: str) -> Library:
+    """Read and check ``path`` as library ``name`` (``LibraryError`` on any problem)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as e:
+        raise LibraryError("%s: cannot read library: %s" % (path, e.strerror)) from None
+    return parse_library(text, path, name)
+
+
+def parse_library(text: str, path: str, name: str) -> Library:
+    """Check library text: only ``defn`` forms with a symbol name and a parameter vector, no duplicates."""
+    try:
+        spanned = read_all_with_spans(text, source_name=path)
+    except ReaderError as e:
+        raise LibraryError("%s:%d:%d: %s" % (path, e.line, e.column, e)) from None
+    lines = text.splitlines()
+    forms: list[Any] = []
+    names: list[str] = []
+    docs: dict[str, str] = {}
+    for form, span in spanned:
+        where = "%s:%d:%d" % (path, span[0], span[1] + 1)
+        items = list(form) if _is_list(form) else []
+        if len(items) < 3 or items[0] != S_DEFN:
+            raise LibraryError("%s: a library file holds only (defn name [params] body...) forms" % where)
+        fn_name, params = items[1], items[2]
+        if type(fn_name) is not Symbol or fn_name.ns is not None:
+            raise LibraryError("%s: defn needs a plain symbol name" % where)
+        if not is_vector(params):
+            raise LibraryError("%s: (defn %s ...) needs a parameter vector" % (where, fn_name.name))
+        if fn_name.name in docs:
+            raise LibraryError("%s: %s is defined twice" % (where, fn_name.name))
+        forms.append(form)
+        names.append(fn_name.name)
+        docs[fn_name.name] = docs_above(lines, span[0])
+    return Library(name, path, text, forms, names, docs)
+
+
+def _is_list(form: Any) -> bool:
+    from spell_runtime.data.plist import PList
+
+    return type(form) is PList
+
+
+def check_name(name: str, where: str) -> None:
+    """Library namespace names are lowercase kebab, like module names."""
+    if not LIBRARY_NAME.match(name):
+        raise LibraryError("%s: invalid library namespace name %r (lowercase kebab expected)" % (where, name))
+
+
+def load_from_source(library: Library, origin: str) -> SpellMap:
+    """Evaluate the defn forms in a fresh program and build the namespace map (fn bodies compile now)."""
+    from spell_runtime.program import close_env
+
+    from ..api import new_env
+    from ..compiler import run_form
+
+    D = new_env()
+    try:
+        fns: dict[str, Any] = {}
+        for form in library.forms:
+            value, _ = run_form(D, form, library.path, library.text)
+            fns[str(form[1].name)] = value
+    finally:
+        close_env(D)
+    return library_namespace(library.name, fns, library.docs, origin)
+
+
+def compiled_module_source(library: Library, source_name: str, origin: str) -> str:
+    """Python source of a module whose ``NAMESPACE`` is the library's namespace map, fns precompiled.
+
+    The defns are built with the compiler's ``build_module`` followed by one form collecting them
+    into a map; that module's import evaluates them (compiling nothing), and the wrapper adds docs.
+    """
+    from ..compiler import build_module
+
+    collect = plist([S_HASH_MAP, *[x for n in library.fn_names for x in (_kw(n), Symbol(n))]])
+    body = build_module([*library.forms, collect], source_name)
+    return ("%s\n\n# -- spellc package wrapper: the namespace map, fns in source order --\n"
+            "from spell_runtime.libns import library_namespace as _library_namespace\n\n"
+            "NAMESPACE = _library_namespace(%r, {_n: value.get(Keyword(_n)) for _n in %r}, %r, %r)\n" % (
+                body, library.name, library.fn_names, library.docs, origin))
+
+
+def _kw(name: str) -> Any:
+    from spell_runtime.data import Keyword
+
+    return Keyword(name)
+
+
+def library_path(root: str, ref: str) -> str:
+    """``lib/tally`` → ``<root>/lib/tally.spl``."""
+    return os.path.join(root, *ref.split("/")) + ".spl"
+
+
+__all__ = ["Library", "LibraryError", "read_library", "parse_library", "load_from_source",
+           "compiled_module_source", "library_path", "check_name"]
