@@ -59,3 +59,10 @@ def subunit(form: Any, key: Any) -> Callable[..., Any]:
     from spellc.compiler import compile_subunit
 
     return compile_subunit(form, key)
+
+
+def read_strict(text: str, source_name: Any = None) -> Any:
+    """The reader's ``read_strict``: forms exactly as written, for data files (module definitions)."""
+    from spellc.reader import read_strict as read
+
+    return read(text, source_name)

@@ -23,6 +23,8 @@ from spell_runtime.effects import EffectContext
 from spell_runtime.errors import ControlError, SpellError
 from spell_runtime.errors_result import error_result
 from spell_runtime.printer import pr_str
+from spell_runtime.skills import Skill, catalog_text, skills_namespace
+from spell_runtime.skills import discover as discover_skills
 
 from ..providers.base import Provider, ProviderError
 from ..providers.registry import ProfileError, is_provider, profile_get, provider_from_profile
@@ -179,6 +181,7 @@ def prepare(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
         own_limit = limit if agent_profile is profile else seams.validate_max_consecutive_errors(
             agent_profile.get("max-consecutive-errors", 3) if agent_profile.has("max-consecutive-errors") else 3)
         libraries, effect_refs = profile_libraries(agent_profile)
+        skills = discover_skills(effects.cwd)
         namespaces = resolve_namespaces(effect_refs, effects)
         recover = (options["recover"] if "recover" in options and agent_profile is profile
                    else agent_profile.get("recover", True))
@@ -186,7 +189,7 @@ def prepare(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
                          system_prompt=with_libraries(compose_system_prompt(agent_profile.get("system-prompt"),
                                                                             namespaces,
                                                                             format_spec=agent_profile.get("format")),
-                                                      libraries),
+                                                      libraries, skills),
                          namespaces=namespaces, recover=recover,
                          recover_unknown=agent_profile.get("recover-unknown") is True,
                          max_consecutive_errors=own_limit,
@@ -195,6 +198,8 @@ def prepare(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
                          or _text(profile_get(model_profile, "default-reasoning-effort")),
                          counter=seams.new_counter(own_limit))
         compiled.library_builtins = {Symbol(name): ns for name, ns in libraries.items()}
+        if skills:
+            compiled.library_builtins[Symbol("skills")] = skills_namespace(skills)
         compiled.extra_builtins = {Symbol(name): ns for name, ns in namespaces.items()}
         compiled.extra_builtins.update(effect_builtins())
         compiled.extra_builtins.update(computation_builtins())
@@ -231,13 +236,17 @@ def profile_libraries(profile: AgentProfile) -> tuple[dict[str, SpellMap], dict[
     return resolve_libraries(library_refs, source), others
 
 
-def with_libraries(system_prompt: str, libraries: dict[str, SpellMap]) -> str:
-    """The system prompt plus its ``LIBRARIES`` section when the profile names libraries."""
-    if not libraries:
-        return system_prompt
-    from ..package.namespaces import library_section
+def with_libraries(system_prompt: str, libraries: dict[str, SpellMap], skills: list[Skill]) -> str:
+    """The system prompt plus its ``LIBRARIES`` and ``SKILLS`` sections when there are any (packages.md §1–§2)."""
+    parts = [system_prompt]
+    if libraries:
+        from ..package.namespaces import library_section
 
-    return system_prompt + "\n\n" + library_section(libraries)
+        parts.append(library_section(libraries))
+    if skills:
+        parts.append("SKILLS (guidance only: a skill grants no tools, permissions or namespaces; "
+                     "(!describe skills :name) reads one)\n" + catalog_text(skills))
+    return "\n\n".join(parts)
 
 
 def resolve_model_profile(ref: Any) -> tuple[Provider, Any]:

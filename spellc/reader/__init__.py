@@ -7,7 +7,7 @@ uses ``paren_balance``/``balance_parens`` on truncated completions.
 """
 
 from .balance import balance_parens, paren_balance
-from .entry import read_all, read_all_with_spans, read_first, read_first_span
+from .entry import read_all, read_all_with_spans, read_first, read_first_span, read_strict
 from .errors import ReaderError
 from .sanitize import sanitize, sanitize_comment_markers, sanitize_string_escapes, sanitize_with_inserts
 
@@ -16,6 +16,7 @@ __all__ = [
     "read_all_with_spans",
     "read_first",
     "read_first_span",
+    "read_strict",
     "sanitize",
     "sanitize_comment_markers",
     "sanitize_string_escapes",

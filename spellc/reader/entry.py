@@ -93,3 +93,11 @@ def read_first_span(text: Optional[str], source_name: Optional[str] = None) -> t
 def read_first(text: Optional[str], source_name: Optional[str] = None) -> Any:
     """The first form of ``text`` (None when there is none); whatever follows it is ignored."""
     return read_first_span(text, source_name)[1]
+
+
+def read_strict(text: str, source_name: Optional[str] = None) -> list[Any]:
+    """Every form of ``text`` exactly as written: no textual repairs, no forgiven stray delimiter.
+
+    For data files that must mean what they say (installable module definitions, packages.md §1).
+    """
+    return list(_run(text, [], False, source_name).forms)

@@ -276,6 +276,12 @@ def _build_globals(ctx: EffectContext) -> SpellMap:
     return namespace(members, short_docs=docs.GLOBALS_SHORT, guide=docs.GLOBALS_GUIDE, detail=docs.GLOBALS_DETAIL)
 
 
+def _build_patterns(ctx: EffectContext) -> SpellMap:
+    from . import patterns
+
+    return patterns.build(ctx)
+
+
 _BUILDERS: dict[str, Callable[[EffectContext], SpellMap]] = {
     "io": _build_io,
     "io-read": lambda ctx: _build_io(ctx, IO_READ, docs.IO_PARTITION_SHORT["io-read"]),
@@ -283,6 +289,7 @@ _BUILDERS: dict[str, Callable[[EffectContext], SpellMap]] = {
     "io-exec": lambda ctx: _build_io(ctx, IO_EXEC, docs.IO_PARTITION_SHORT["io-exec"]),
     "web": _build_web,
     "globals": _build_globals,
+    "patterns": _build_patterns,
 }
 
 EFFECT_NAMESPACES = tuple(_BUILDERS)
