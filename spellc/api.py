@@ -91,9 +91,20 @@ def run(opts: Any = None, /, **kwargs: Any) -> dict[str, Any]:
     """Run a Spell agent (runtime.md §7.1): ``{"result": v}`` or ``{"error": m, "error_data": d}``.
 
     The turn loop is imported on first use; see ``spellc.loop.run.run`` for the options.
+
+    ``agent="name"`` (a Python keyword argument only) runs an installed package's agent
+    (``spellc.agents_registry.find_agent``) as the agent profile. The Spell option ``:agent``
+    stays a removed option (runtime.md §7.2), so an options map holding it is still refused.
     """
     from .loop.run import run as run_agent
 
+    agent = kwargs.pop("agent", None)
+    if isinstance(agent, str):
+        from .agents_registry import find_agent
+
+        kwargs["agent_profile"] = find_agent(agent).profile()
+    elif agent is not None:
+        kwargs["agent"] = agent  # not a name: let validation report the removed option
     return run_agent(opts, **kwargs)
 
 

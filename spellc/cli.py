@@ -113,3 +113,14 @@ def _add_batch_commands() -> None:
 
 
 _add_batch_commands()
+
+
+def _add_package_commands() -> None:
+    """``spellc package`` and ``spellc agents`` live in ``cli_package`` (packages.md §3)."""
+    from .cli_package import agents_group, package_command
+
+    main.add_command(package_command)
+    main.add_command(agents_group)
+
+
+_add_package_commands()

@@ -104,6 +104,7 @@ def _progress_printer() -> Callable[[Any], None]:
               help="JSON list of scripted responses (the test provider).")
 @click.option("--agent-profile", "agent_profile", type=click.Path(exists=True, dir_okay=False),
               help="Agent profile (*.agent.edn).")
+@click.option("--agent", "agent", help="An installed package's agent by name (see `spellc agents list`).")
 @click.option("--context-max-chars", "context_max_chars", type=int, help="Default display target (>= 128).")
 @click.option("--depth", type=int, help="Nesting limit of model turns.")
 @click.option("--max-consecutive-errors", "max_errors", type=int, help="Consecutive error limit.")
@@ -112,7 +113,7 @@ def _progress_printer() -> Callable[[Any], None]:
 def run_command(file: Optional[str], prompt: Optional[str], model_profile: Optional[str], provider: Optional[str],
                 model: Optional[str], responses: Optional[str], agent_profile: Optional[str],
                 context_max_chars: Optional[int], depth: Optional[int], max_errors: Optional[int],
-                trace_dir: Optional[str], quiet: bool) -> None:
+                trace_dir: Optional[str], quiet: bool, agent: Optional[str] = None) -> None:
     """Run FILE (a Spell program, - for stdin) or --prompt TEXT as an agent and print the result."""
     from spell_runtime.printer import pr_str
 
@@ -121,8 +122,10 @@ def run_command(file: Optional[str], prompt: Optional[str], model_profile: Optio
 
     if (file is None) == (prompt is None):
         _usage("give exactly one of FILE or --prompt")
+    if agent is not None and agent_profile is not None:
+        _usage("give either --agent or --agent-profile, not both")
     run_options = (model_profile, provider, responses, agent_profile, context_max_chars, depth, max_errors,
-                   trace_dir, model)
+                   trace_dir, model, agent)
     if file is not None and all(o is None for o in run_options):
         _run_plain(file)  # nothing asks for the agent loop: an ordinary program, errors in Spell terms
         return
@@ -136,6 +139,8 @@ def run_command(file: Optional[str], prompt: Optional[str], model_profile: Optio
                        ("model", model if model_profile else None)):
         if value is not None:
             options[key] = value
+    if agent is not None:
+        options["agent-profile"] = _installed_agent_profile(agent)
     try:
         out = execute(options, on_turn=None if quiet else _progress_printer())
     except RunOptionsError as e:
@@ -144,6 +149,16 @@ def run_command(file: Optional[str], prompt: Optional[str], model_profile: Optio
         click.echo("error: " + out["error"], err=True)
         sys.exit(EXIT_ERROR)
     click.echo((pr_str(out["result"]) + "\n").encode("utf-8", "backslashreplace"), nl=False)
+
+
+def _installed_agent_profile(name: str) -> Any:
+    """The flattened profile of an installed package agent (packages.md §3); usage error when unknown."""
+    from .agents_registry import AgentNotFound, find_agent
+
+    try:
+        return find_agent(name).profile()
+    except AgentNotFound as e:
+        _usage(e.message)
 
 
 def _run_plain(path: str) -> None:

@@ -103,9 +103,11 @@ def _folder_modules(folder: str, kind: str) -> Iterator[ModuleFile]:
 
 
 def _package_modules() -> Iterator[ModuleFile]:
-    from importlib import metadata, resources
+    from importlib import resources
 
-    for ep in sorted(metadata.entry_points(group=ENTRY_GROUP), key=lambda e: (e.name, e.value)):
+    from .entrypoints import entry_points
+
+    for ep in entry_points(ENTRY_GROUP):
         package = ep.value.split(":", 1)[0].strip()
         dist = ep.dist.name if ep.dist is not None else package
         resource = resources.files(package).joinpath("modules", ep.name + ".spl")

@@ -99,9 +99,11 @@ def _folder_skills(root: str) -> Iterator[tuple[str, str, Callable[[], str]]]:
 
 
 def _package_skills() -> Iterator[tuple[str, str, Callable[[], str]]]:
-    from importlib import metadata, resources
+    from importlib import resources
 
-    for ep in sorted(metadata.entry_points(group=ENTRY_GROUP), key=lambda e: (e.name, e.value)):
+    from .entrypoints import entry_points
+
+    for ep in entry_points(ENTRY_GROUP):
         package = ep.value.split(":", 1)[0].strip()
         resource = resources.files(package).joinpath("skills", ep.name, SKILL_FILE)
 

@@ -22,14 +22,13 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
-from spell_runtime.data import SpellMap, Symbol, is_vector, plist
+from spell_runtime.data import SpellMap, Symbol, is_vector
 from spell_runtime.libns import docs_above, library_namespace
 
 from ..reader import ReaderError, read_all_with_spans
 
 LIBRARY_NAME: Final = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 S_DEFN: Final = Symbol("defn")
-S_HASH_MAP: Final = Symbol("hash-map")
 
 
 class LibraryError(Exception):
@@ -116,20 +115,19 @@ def load_from_source(library: Library, origin: str) -> SpellMap:
     return library_namespace(library.name, fns, library.docs, origin)
 
 
-def compiled_module_source(library: Library, source_name: str, origin: str) -> str:
-    """Python source of a module whose ``NAMESPACE`` is the library's namespace map, fns precompiled.
+def compiled_module_source(library: Library, source_name: str) -> str:
+    """Python source of a module exporting ``FNS`` (name → compiled fn, source order) and ``DOCS``.
 
     The defns are built with the compiler's ``build_module`` followed by one form collecting them
-    into a map; that module's import evaluates them (compiling nothing), and the wrapper adds docs.
+    into a map: importing that module evaluates the defns, compiling nothing, and
+    ``spell_runtime.libns.library_namespace`` turns ``FNS``/``DOCS`` into the namespace map.
     """
     from ..compiler import build_module
 
-    collect = plist([S_HASH_MAP, *[x for n in library.fn_names for x in (_kw(n), Symbol(n))]])
+    collect = SpellMap.from_pairs((_kw(n), Symbol(n)) for n in library.fn_names)
     body = build_module([*library.forms, collect], source_name)
-    return ("%s\n\n# -- spellc package wrapper: the namespace map, fns in source order --\n"
-            "from spell_runtime.libns import library_namespace as _library_namespace\n\n"
-            "NAMESPACE = _library_namespace(%r, {_n: value.get(Keyword(_n)) for _n in %r}, %r, %r)\n" % (
-                body, library.name, library.fn_names, library.docs, origin))
+    return ("%s\n\n# -- spellc package: the library's fns in source order, and their docs --\n"
+            "FNS = {_n: value.get(Keyword(_n)) for _n in %r}\nDOCS = %r\n" % (body, library.fn_names, library.docs))
 
 
 def _kw(name: str) -> Any:

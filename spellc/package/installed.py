@@ -1,0 +1,143 @@
+"""What an installed agent package calls at run time: its agents' profiles and its precompiled libraries.
+
+The ``__init__.py`` that ``spellc package`` writes holds one ``PackageInfo``
+and one ``PackagedAgent`` per agent (the objects the ``spellc.agents`` entry
+points name), so listing agents imports nothing but this module.
+
+Compatibility (packages.md §3): a package records the spellc version, the
+compiler version and a fingerprint of the builtin names its code was compiled
+against (``build_stamp``). Compiled library modules are used only when all
+three match the running spellc; otherwise — or when importing a compiled module
+fails — the package says so in one line on stderr and compiles the ``.spl``
+sources it ships, so stale code never runs silently.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import sys
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, Final, Optional
+
+from spell_runtime.data import SpellMap
+
+from ..loop.profiles import AgentProfile, items_of, name_of
+from .library import LibraryError, load_from_source, parse_library
+
+PROFILE_DIR: Final = "profiles"
+_warned: set[str] = set()
+
+
+def builtins_fingerprint() -> str:
+    """A short hash of the builtin names compiled code may reference statically."""
+    from spell_runtime.core.registry import BUILTINS
+    from spell_runtime.library import load
+
+    load()
+    names = sorted(str(sym) for sym in BUILTINS)
+    return hashlib.sha256("\n".join(names).encode("utf-8")).hexdigest()[:16]
+
+
+def build_stamp() -> dict[str, str]:
+    """What a package records about the spellc that compiled it."""
+    from .. import __version__
+    from ..compiler import COMPILER_VERSION
+
+    return {"spellc": __version__, "compiler": COMPILER_VERSION, "builtins": builtins_fingerprint()}
+
+
+@dataclass
+class PackageInfo:
+    """One installed agent package."""
+
+    import_name: str
+    name: str
+    version: str
+    description: str
+    stamp: dict[str, str]
+    agents: dict[str, str]
+    """Agent name → description."""
+    default_agent: str
+    libraries: dict[str, str]
+    """Library reference (``lib/tally``) → compiled module name inside the package."""
+    _compatible: Optional[bool] = field(default=None, repr=False)
+
+    def agent(self, name: str) -> PackagedAgent:
+        return PackagedAgent(self, name, self.agents.get(name, ""))
+
+    def incompatibility(self) -> Optional[str]:
+        """Why the compiled code cannot be used here, or None."""
+        here = build_stamp()
+        for key in ("spellc", "compiler", "builtins"):
+            if self.stamp.get(key) != here[key]:
+                return "built by spellc %s (compiler %s, builtins %s), running spellc %s (compiler %s, builtins %s)" % (
+                    self.stamp.get("spellc"), self.stamp.get("compiler"), self.stamp.get("builtins"),
+                    here["spellc"], here["compiler"], here["builtins"])
+        return None
+
+    def read_text(self, *parts: str) -> str:
+        return resources.files(self.import_name).joinpath(*parts).read_text(encoding="utf-8")
+
+
+@dataclass
+class PackagedAgent:
+    """An agent of an installed package: what ``find_agent`` returns."""
+
+    package: PackageInfo
+    name: str
+    description: str = ""
+
+    def profile(self) -> AgentProfile:
+        """The flattened agent profile, its libraries served by the package."""
+        from ..reader import read_strict
+
+        forms = read_strict(self.package.read_text(PROFILE_DIR, self.name + ".edn"),
+                            "%s:%s/%s.edn" % (self.package.import_name, PROFILE_DIR, self.name))
+        values = {name_of(k): v for k, v in items_of(forms[0])} if forms else {}
+        values.setdefault("agent-name", self.name)
+        return AgentProfile(values, None, PackageLibraries(self.package))
+
+
+class PackageLibraries:
+    """Library namespaces of an installed package: precompiled when compatible, else from the shipped sources."""
+
+    def __init__(self, package: PackageInfo) -> None:
+        self.package = package
+
+    def namespace(self, name: str, ref: str) -> SpellMap:
+        from spell_runtime.libns import library_namespace
+
+        module_name = self.package.libraries.get(ref)
+        if module_name is None:
+            raise LibraryError("Unknown namespace reference: %s (not in package %s)" % (ref, self.package.name))
+        reason = self.package.incompatibility() if self.package._compatible is None else (
+            None if self.package._compatible else "incompatible")
+        self.package._compatible = reason is None
+        if reason is None:
+            try:
+                module = importlib.import_module("%s.%s" % (self.package.import_name, module_name))
+                return library_namespace(name, module.FNS, module.DOCS, ref + ".spl")
+            except Exception as e:  # noqa: BLE001 - any failure of compiled code: fall back to the sources
+                reason = "its compiled %s failed to load (%s: %s)" % (ref, type(e).__name__, e)
+        self._warn(reason)
+        text = self.package.read_text(*(ref + ".spl").split("/"))
+        return load_from_source(parse_library(text, ref + ".spl", name), ref + ".spl")
+
+    def _warn(self, reason: str) -> None:
+        if self.package.import_name in _warned:
+            return
+        _warned.add(self.package.import_name)
+        print("spellc: package %s %s: %s; compiling its shipped sources instead"
+              % (self.package.name, self.package.version, reason), file=sys.stderr)
+
+
+def run_main(package: PackageInfo, argv: Optional[list[str]] = None) -> Any:
+    """``python -m spellpkg_<name> [--agent NAME] --prompt …``: ``spellc run`` with this package's agent."""
+    from ..cli_run import run_command
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    if "--agent" not in args and not any(a.startswith("--agent=") for a in args):
+        args = ["--agent", "%s:%s" % (package.name, package.default_agent), *args]
+    return run_command.main(args=args, prog_name="python -m " + package.import_name)
