@@ -62,3 +62,26 @@ def fn_names(namespace: SpellMap) -> Iterable[str]:
     for key in namespace.keys():
         if type(key) is Keyword and key is not K_SHORT_DOCS and key is not K_DETAIL:
             yield key.name
+
+
+class LazyTable(dict[Any, Any]):
+    """A compiled library's position table, imported on the first lookup (the first error inside the library).
+
+    Built modules attribute host failures through a table from code position to Spell form; for a
+    library it is several times larger than the code itself, so a package ships it as a separate
+    module (``<module>_pos``) and only an error pays for loading it. Compiled code only ever calls
+    ``get`` on the table.
+    """
+
+    def __init__(self, module_name: str) -> None:
+        super().__init__()
+        self.module_name = module_name
+        self.loaded = False
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        if not self.loaded:
+            import importlib
+
+            self.loaded = True
+            self.update(importlib.import_module(self.module_name).TABLE)
+        return super().get(key, default)

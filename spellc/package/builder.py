@@ -99,7 +99,8 @@ def build_package(root: str, out_dir: str, run_tests: bool = True, log: Optional
     ``PackageBuildError``)."""
     from ..loop.profiles import load_agent_profile
     from ..providers.registry import ProfileError
-    from .installed import PROFILE_DIR, build_stamp
+    from .installed import PROFILE_DIR, build_stamp, code_blob, code_file_name
+    from .library import POSITIONS_SUFFIX
     from .namespaces import split_namespaces
 
     root = os.path.abspath(root)
@@ -149,11 +150,15 @@ def build_package(root: str, out_dir: str, run_tests: bool = True, log: Optional
     for ref, library in libraries.items():
         from .library import compiled_module_source
 
+        module = module_names[ref]
         try:
-            source = compiled_module_source(library, ref + SPELL_SUFFIX)
+            compiled = compiled_module_source(library, ref + SPELL_SUFFIX, module)
         except Exception as e:  # noqa: BLE001 - a compile failure names the library
             raise PackageBuildError("%s%s: cannot compile: %s" % (ref, SPELL_SUFFIX, e)) from None
-        files["%s/%s.py" % (imp, module_names[ref])] = source.encode("utf-8")
+        files["%s/%s.py" % (imp, module)] = compiled.source.encode("utf-8")
+        files["%s/%s" % (imp, code_file_name(module))] = code_blob(compiled.source, "%s/%s.py" % (imp, module))
+        if compiled.positions is not None:
+            files["%s/%s%s.py" % (imp, module, POSITIONS_SUFFIX)] = compiled.positions.encode("utf-8")
         files["%s/%s%s" % (imp, ref, SPELL_SUFFIX)] = library.text.encode("utf-8")
 
     # 3. installable modules, read strictly

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
+import marshal
 import sys
+import types
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Final, Optional
@@ -117,7 +120,7 @@ class PackageLibraries:
         self.package._compatible = reason is None
         if reason is None:
             try:
-                module = importlib.import_module("%s.%s" % (self.package.import_name, module_name))
+                module = load_compiled(self.package.import_name, module_name)
                 return library_namespace(name, module.FNS, module.DOCS, ref + ".spl")
             except Exception as e:  # noqa: BLE001 - any failure of compiled code: fall back to the sources
                 reason = "its compiled %s failed to load (%s: %s)" % (ref, type(e).__name__, e)
@@ -131,6 +134,48 @@ class PackageLibraries:
         _warned.add(self.package.import_name)
         print("spellc: package %s %s: %s; compiling its shipped sources instead"
               % (self.package.name, self.package.version, reason), file=sys.stderr)
+
+
+def code_file_name(module_name: str) -> str:
+    """``_lib_tally.cpython-311.code``: the module's code object for one Python (its cache tag)."""
+    return "%s.%s.code" % (module_name, sys.implementation.cache_tag)
+
+
+def code_blob(source: str, filename: str) -> bytes:
+    """The marshalled code object of a compiled library module, headed by this Python's bytecode magic."""
+    return importlib.util.MAGIC_NUMBER + marshal.dumps(compile(source, filename, "exec"))
+
+
+def load_compiled(package: str, module_name: str) -> Any:
+    """Import a compiled library module, from its shipped code object when this Python can run it.
+
+    Why ship code objects: Python's own ``.pyc`` cache is absent wherever bytecode writing is off
+    (``PYTHONDONTWRITEBYTECODE``, read-only installs), and compiling the generated ``.py`` costs more
+    than compiling the library from Spell. The code object was compiled from the very ``.py`` shipped
+    next to it, so both paths run the same code; another Python (different magic) imports the ``.py``.
+    """
+    fullname = "%s.%s" % (package, module_name)
+    if fullname in sys.modules:
+        return sys.modules[fullname]
+    blob = resources.files(package).joinpath(code_file_name(module_name))
+    magic = importlib.util.MAGIC_NUMBER
+    try:
+        data = blob.read_bytes()
+    except OSError:
+        data = b""
+    if not data.startswith(magic):
+        return importlib.import_module(fullname)
+    code = marshal.loads(data[len(magic):])
+    module = types.ModuleType(fullname)
+    module.__package__ = package
+    module.__file__ = str(resources.files(package).joinpath(module_name + ".py"))
+    sys.modules[fullname] = module
+    try:
+        exec(code, module.__dict__)
+    except BaseException:
+        del sys.modules[fullname]
+        raise
+    return module
 
 
 def run_main(package: PackageInfo, argv: Optional[list[str]] = None) -> Any:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Optional
 
 from spell_runtime.data import SpellMap, Symbol, is_vector
 from spell_runtime.libns import docs_above, library_namespace
@@ -115,19 +115,48 @@ def load_from_source(library: Library, origin: str) -> SpellMap:
     return library_namespace(library.name, fns, library.docs, origin)
 
 
-def compiled_module_source(library: Library, source_name: str) -> str:
-    """Python source of a module exporting ``FNS`` (name → compiled fn, source order) and ``DOCS``.
+POSITIONS_SUFFIX: Final = "_pos"
+TABLE_LINE: Final = "_T = {"
+
+
+@dataclass
+class CompiledLibrary:
+    """The Python modules of one compiled library: the code, and its position table (or None)."""
+
+    source: str
+    positions: Optional[str]
+
+
+def compiled_module_source(library: Library, source_name: str, module_name: str) -> CompiledLibrary:
+    """The module exporting ``FNS`` (name → compiled fn, source order) and ``DOCS``, and its position table.
 
     The defns are built with the compiler's ``build_module`` followed by one form collecting them
     into a map: importing that module evaluates the defns, compiling nothing, and
-    ``spell_runtime.libns.library_namespace`` turns ``FNS``/``DOCS`` into the namespace map.
+    ``spell_runtime.libns.library_namespace`` turns ``FNS``/``DOCS`` into the namespace map. The
+    built module's position table (``_T = {...}``, used only to attribute host failures) is moved
+    to ``<module_name>_pos`` behind a ``LazyTable``: it is most of the text, and only an error needs
+    it. Should the built-module format no longer have that line, the module is kept whole.
     """
     from ..compiler import build_module
 
     collect = SpellMap.from_pairs((_kw(n), Symbol(n)) for n in library.fn_names)
     body = build_module([*library.forms, collect], source_name)
-    return ("%s\n\n# -- spellc package: the library's fns in source order, and their docs --\n"
-            "FNS = {_n: value.get(Keyword(_n)) for _n in %r}\nDOCS = %r\n" % (body, library.fn_names, library.docs))
+    tail = ("\n\n# -- spellc package: the library's fns in source order, and their docs --\n"
+            "FNS = {_n: value.get(Keyword(_n)) for _n in %r}\nDOCS = %r\n" % (library.fn_names, library.docs))
+    lines = body.split("\n")
+    at = [i for i, line in enumerate(lines) if line.startswith(TABLE_LINE)]
+    if len(at) != 1:
+        return CompiledLibrary(body + tail, None)
+    table = lines[at[0]]
+    # One line replaces one line: positions of the code above and below must not move.
+    lines[at[0]] = "from spell_runtime.libns import LazyTable as _LazyTable; _T = _LazyTable(__name__ + %r)" % (
+        POSITIONS_SUFFIX)
+    positions = ('"""Position table of %s (imported on the first error inside the library)."""\n\n'
+                 "import sys as _sys\n\n"
+                 "globals().update({_k: _v for _k, _v in vars(_sys.modules[__name__[:-%d]]).items()\n"
+                 "                  if _k.startswith('_k')})\n\n%s\nTABLE = _T\n"
+                 % (module_name, len(POSITIONS_SUFFIX), table))
+    return CompiledLibrary("\n".join(lines) + tail, positions)
 
 
 def _kw(name: str) -> Any:
