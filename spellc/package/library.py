@@ -154,7 +154,7 @@ def compiled_module_source(library: Library, source_name: str, module_name: str)
     positions = ('"""Position table of %s (imported on the first error inside the library)."""\n\n'
                  "import sys as _sys\n\n"
                  "globals().update({_k: _v for _k, _v in vars(_sys.modules[__name__[:-%d]]).items()\n"
-                 "                  if _k.startswith('_k')})\n\n%s\nTABLE = _T\n"
+                 "                  if not _k.startswith('__')})\n\n%s\nTABLE = _T\n"
                  % (module_name, len(POSITIONS_SUFFIX), table))
     return CompiledLibrary("\n".join(lines) + tail, positions)
 

@@ -88,8 +88,8 @@ SCRIPT = """
 import json, spellc
 from spellc.providers.test_provider import TestProvider
 p = TestProvider(responses=[%r])
-out = spellc.run(agent="tally", prompt="x", model_profile=p)
-print(json.dumps({"result": out.get("result"), "error": out.get("error"), "system": p.systems[0]}))
+out = spellc.run(agent="tally", prompt="x", model_profile=p, recover=False)
+print(json.dumps({"result": out.get("result"), "error": out.get("error"), "system": p.systems[0]}, default=spellc.pr_str))
 """
 
 
@@ -145,3 +145,15 @@ def test_incompatible_build_falls_back_to_the_shipped_sources_with_one_line(
         assert "built by spellc 0.0.1" in lines[0] and "compiling its shipped sources instead" in lines[0]
     finally:
         venv.install(build_package(str(EXAMPLE), str(tmp_path / "new"), run_tests=False).wheel)
+
+
+def test_an_error_inside_a_packaged_library_fn_reads_as_from_source(venv: Venv) -> None:
+    import spellc
+    from spellc.providers.test_provider import TestProvider
+
+    response = "(eval (quote (tally/ratio 1 0)))"
+    packaged = run_api(venv, response)
+    source = spellc.run(prompt="x", agent_profile=str(EXAMPLE / "agents" / "tally.agent.edn"),
+                        model_profile=TestProvider(responses=[response]), recover=False)
+    assert packaged["error"] and packaged["error"] == source["error"]
+    assert "Function call failed: /: Divide by zero" in packaged["error"]
