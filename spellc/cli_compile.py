@@ -61,7 +61,8 @@ def eval_command(expr: str) -> None:
 def build_command(file: str, output: Optional[str]) -> None:
     """Compile FILE to a Python module that imports only the Spell runtime.
 
-    Running the module prints the program's value; importing it computes ``value``.
+    Running the module prints the program's value; importing it computes ``value`` and exports each
+    top-level def/defn under its Hy-mangled name for Python and Hy callers (``__spell_names__``).
     """
     import os
     import tempfile
@@ -70,13 +71,14 @@ def build_command(file: str, output: Optional[str]) -> None:
 
     from .compiler import build_module
     from .emit.constants import UnsupportedConstant
+    from .interop_build import with_exports
     from .reader import read_all
 
     with open(file, encoding="utf-8") as fh:
         text = fh.read()
     try:
         forms = read_all(text, source_name=file)
-        source = build_module(forms, os.path.basename(file))
+        source = with_exports(build_module(forms, os.path.basename(file)), forms)
     except SpellError as e:
         _fail(spell_error_text(e, file))
     except UnsupportedConstant as e:

@@ -101,7 +101,7 @@ def build_package(root: str, out_dir: str, run_tests: bool = True, log: Optional
     from ..providers.registry import ProfileError
     from .installed import PROFILE_DIR, build_stamp, code_blob, code_file_name
     from .library import POSITIONS_SUFFIX
-    from .namespaces import split_namespaces
+    from .namespaces import PYTHON_PREFIX, split_namespaces
 
     root = os.path.abspath(root)
     manifest = read_manifest(root)
@@ -136,6 +136,8 @@ def build_package(root: str, out_dir: str, run_tests: bool = True, log: Optional
         except ProfileError as e:
             raise PackageBuildError("agents/%s.agent.edn: %s" % (agent, e.message)) from None
         for alias, ref in lib_refs.items():
+            if ref.startswith(PYTHON_PREFIX):
+                continue  # a Python/Hy module: imported when the agent runs, not shipped by the package
             if ref not in libraries:
                 raise PackageBuildError("agents/%s.agent.edn: namespace %s names %s, but there is no %s.spl"
                                         % (agent, alias, ref, ref))

@@ -70,8 +70,14 @@ def package_root(profile_path: Optional[str]) -> str:
         here = parent
 
 
+PYTHON_PREFIX: Final = "python:"
+K_PYTHON: Final = Keyword("python")
+
+
 def library_ref(ref: Any) -> Optional[str]:
-    """``lib/tally`` for a library reference, None for anything else (``stdlib/…``, vectors, maps)."""
+    """``lib/tally`` for a library reference, ``python:pkg.mod`` for ``{:python "pkg.mod"}``, else None."""
+    if isinstance(ref, SpellMap) and len(ref) == 1 and isinstance(ref.get(K_PYTHON), str):
+        return PYTHON_PREFIX + ref.get(K_PYTHON)
     if type(ref) is Symbol and ref.ns is not None:
         text = "%s/%s" % (ref.ns, ref.name)
     elif isinstance(ref, str) and "/" in ref and not ref.startswith(":"):
@@ -104,10 +110,22 @@ def resolve_libraries(refs: dict[str, str], source: LibrarySource) -> dict[str, 
             if name in RESERVED:
                 raise LibraryError("Library namespace %s would shadow a core or effect namespace" % name)
             check_name(name, "namespace %s" % pr_str(Symbol(name)))
-            out[name] = source.namespace(name, ref)
+            out[name] = python_module(ref[len(PYTHON_PREFIX):]) if ref.startswith(PYTHON_PREFIX) \
+                else source.namespace(name, ref)
         except LibraryError as e:
             raise ProfileError(str(e), {"namespace": ref}) from None
     return out
+
+
+def python_module(module_name: str) -> SpellMap:
+    """A Python/Hy module as a namespace (``spell_runtime.interop.pyns``); ``LibraryError`` if it cannot load."""
+    from spell_runtime.interop.pyns import python_namespace
+
+    try:
+        return python_namespace(module_name)
+    except Exception as e:  # noqa: BLE001 - any import failure is the profile's problem, said in one line
+        raise LibraryError("Cannot import Python module %s for a namespace: %s: %s"
+                           % (module_name, type(e).__name__, e)) from None
 
 
 def library_section(libraries: dict[str, SpellMap]) -> str:
@@ -125,7 +143,8 @@ def library_section(libraries: dict[str, SpellMap]) -> str:
                 continue
             doc = detail.get(key) if isinstance(detail, SpellMap) else None
             first = doc.strip().splitlines()[0] if isinstance(doc, str) and doc.strip() else ""
-            params = ns.get(key).get(Keyword("params"))
+            member = ns.get(key)
+            params = member.get(Keyword("params")) if isinstance(member, SpellMap) else None
             lines.append("  (%s/%s%s)%s" % (name, key.name, "".join(" " + pr_str(p) for p in (params or ())),
                                             ("  ; " + first) if first else ""))
         blocks.append("\n".join(lines))

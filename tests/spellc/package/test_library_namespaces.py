@@ -87,3 +87,24 @@ def test_duplicate_and_malformed_defns_are_refused() -> None:
     with pytest.raises(LibraryError, match=r"l.spl:1:\d+"):
         parse_library("(defn a [] ", "l.spl", "l")
 
+
+
+def test_python_and_built_spell_modules_as_namespaces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "pyhelpers.py").write_text("def word_count(s):\n    return len(s.split())\n\n"
+                                           "def _hidden():\n    return 1\n")
+    (tmp_path / "spelllib.spl").write_text("(defn twice? [n] (= n (* 2 (/ n 2))))\n(defn half [n] (/ n base))\n")
+    from click.testing import CliRunner
+
+    from spellc.cli import main
+
+    result = CliRunner().invoke(main, ["build", str(tmp_path / "spelllib.spl"), "-o", str(tmp_path / "spelllib.py")])
+    assert result.exit_code == 0, result.output
+    monkeypatch.syspath_prepend(str(tmp_path))
+    profile = tmp_path / "a.agent.edn"
+    profile.write_text('{:namespaces {py {:python "pyhelpers"} sp {:python "spelllib"}}}')
+    out, provider = run(str(profile), '(def base 4)\n[(py/word-count "a b c") (sp/twice? 6) (sp/half 8)]')
+    assert list(out["result"]) == [3, True, 2]  # sp/half reads `base` from the caller: dynamic scope
+    assert "(py/word-count)" in provider.systems[0]
+    profile.write_text('{:namespaces {py {:python "no_such_module_here"}}}')
+    with pytest.raises(RunOptionsError, match="Cannot import Python module no_such_module_here"):
+        run(str(profile), "1")
