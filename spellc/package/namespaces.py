@@ -77,7 +77,7 @@ K_PYTHON: Final = Keyword("python")
 def library_ref(ref: Any) -> Optional[str]:
     """``lib/tally`` for a library reference, ``python:pkg.mod`` for ``{:python "pkg.mod"}``, else None."""
     if isinstance(ref, SpellMap) and len(ref) == 1 and isinstance(ref.get(K_PYTHON), str):
-        return PYTHON_PREFIX + ref.get(K_PYTHON)
+        return PYTHON_PREFIX + str(ref.get(K_PYTHON))
     if type(ref) is Symbol and ref.ns is not None:
         text = "%s/%s" % (ref.ns, ref.name)
     elif isinstance(ref, str) and "/" in ref and not ref.startswith(":"):
