@@ -34,6 +34,27 @@ def spell_error_text(e: Any, name: str) -> str:
     return "\n".join(out)
 
 
+def _prettified(source: str, text: str, file: str) -> str:
+    """``--pretty``: the module annotated by ``emit_pretty`` (libcst, the emit extra; exit 2 without it)."""
+    import os
+
+    try:
+        from .emit_pretty import PrettyError, prettify
+    except ImportError:
+        _fail("--pretty needs the emit extra (libcst): pip install 'spellc[emit]'", 2)
+    try:
+        return prettify(source, read_all_with_spans_forms(text, file), os.path.basename(file))
+    except PrettyError as e:
+        _fail("%s: %s" % (file, e), 2)
+
+
+def read_all_with_spans_forms(text: str, name: str) -> list[Any]:
+    """The forms of ``text`` (with their spans recorded on them), for annotating a built module."""
+    from .reader import read_all_with_spans
+
+    return [form for form, _ in read_all_with_spans(text, source_name=name)]
+
+
 def _fail(message: str, code: int = 1) -> NoReturn:
     click.echo(message, err=True)
     sys.exit(code)
@@ -58,7 +79,11 @@ def eval_command(expr: str) -> None:
 @click.command("build")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Where to write the module (FILE.py).")
-def build_command(file: str, output: Optional[str]) -> None:
+@click.option("--emit", type=click.Choice(["py"]), default="py", show_default=True, help="What to write.")
+@click.option("--pretty", is_flag=True,
+              help="Annotate the module: a FILE:LINE:COL comment per statement, temporaries named after "
+                   "the Spell names they hold (needs the emit extra: libcst).")
+def build_command(file: str, output: Optional[str], emit: str = "py", pretty: bool = False) -> None:
     """Compile FILE to a Python module that imports only the Spell runtime.
 
     Running the module prints the program's value; importing it computes ``value`` and exports each
@@ -79,6 +104,8 @@ def build_command(file: str, output: Optional[str]) -> None:
     try:
         forms = read_all(text, source_name=file)
         source = with_exports(build_module(forms, os.path.basename(file)), forms)
+        if pretty:
+            source = _prettified(source, text, file)
     except SpellError as e:
         _fail(spell_error_text(e, file))
     except UnsupportedConstant as e:

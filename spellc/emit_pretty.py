@@ -1,0 +1,239 @@
+"""``spellc build --emit py --pretty``: the built module annotated for a human reader (the ``emit`` extra, libcst).
+
+The built module is kept as the compiler wrote it (libcst preserves its layout) and changed in
+two ways only:
+
+- above each statement whose code comes from a Spell form that has a position, a comment
+  ``# file.spl:LINE:COL (head …)`` names that form (for a ``def _unitN`` the N-th top-level form,
+  for a fn body's ``def`` its ``(fn …)`` form, otherwise the outermost form the module's position
+  table attributes to that line);
+- temporaries that hold the value of a Spell name are renamed after it, keeping their number so
+  names stay unique: ``_p0`` bound to ``xs`` becomes ``xs__p0``, the saved outer binding ``_o7``
+  of ``xs`` becomes ``xs__o7``, the ``_t8`` a ``defn score`` binds becomes ``score__t8``.
+
+Neither change alters the tree, so the module's position table (code position → Spell form, used
+to attribute host failures) is re-keyed by walking the old and new trees in step: the pretty
+module compiles and behaves identically, error messages included. Only this command imports
+libcst; plain ``spellc build`` and every run path never do (architecture.md §5).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any, Final, Optional
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+from spell_runtime.data import Symbol
+from spell_runtime.data.plist import PList, plist
+from spell_runtime.data.positions import span_of
+from spell_runtime.interop.mangle import mangle
+from spell_runtime.printer import pr_str
+
+CONST: Final = re.compile(r"^_k\d+$")
+TEMP: Final = re.compile(r"^_[a-z]+\d+$")
+UNIT: Final = re.compile(r"^_unit(\d+)$")
+S_DEFN: Final = Symbol("defn")
+S_FN: Final = Symbol("fn")
+
+
+class PrettyError(Exception):
+    """The extra is missing or the module does not have the expected shape."""
+
+
+def _constants(module: Any) -> dict[str, Any]:
+    """The values of the module's imports, ``_kN`` constants and ``_T`` table (all pure constructions)."""
+    keep = []
+    for stmt in module.body:
+        code = module.code_for_node(stmt)
+        if code.lstrip().startswith(("from ", "import ", "globals().update(", "_k", "_T =")):
+            keep.append(code)
+    namespace: dict[str, Any] = {}
+    exec(compile("".join(keep), "<pretty constants>", "exec"), namespace)
+    return namespace
+
+
+def _form_positions(forms: list[Any]) -> dict[str, tuple[int, int]]:
+    """Printed text of every list form (nested too) → its first position (line, column from 1)."""
+    out: dict[str, tuple[int, int]] = {}
+
+    def walk(form: Any) -> None:
+        if type(form) is PList:
+            span = span_of(form)
+            if span is not None:
+                where = (span[0], span[1] + 1)
+                out.setdefault(pr_str(form), where)
+                if len(form) >= 3 and form[0] == S_DEFN:  # its body compiles as (fn params body…)
+                    out.setdefault(pr_str(plist([S_FN, *list(form)[2:]])), where)
+        if isinstance(form, (PList, list, tuple)) or type(form).__name__ in ("PVector", "LineVector"):
+            for item in form:
+                walk(item)
+
+    for form in forms:
+        walk(form)
+    return out
+
+
+def _describe(form: Any, where: tuple[int, int], source_name: str) -> str:
+    head = pr_str(form[0]) if type(form) is PList and len(form) else pr_str(form)
+    return "# %s:%d:%d (%s …)" % (source_name, where[0], where[1], head)
+
+
+def prettify(source: str, forms: list[Any], source_name: str) -> str:
+    """The annotated module (``PrettyError`` when it does not have the built module's shape)."""
+    module = cst.parse_module(source)
+    values = _constants(module)
+    positions = _form_positions(forms)
+    table: dict[tuple[int, int, int, int], Any] = values.get("_T", {})
+    by_line: dict[int, tuple[int, Any]] = {}
+    for key, form in table.items():
+        width = (key[1] - key[0]) * 10_000 + (key[3] - key[2])
+        if key[0] not in by_line or width > by_line[key[0]][0]:
+            by_line[key[0]] = (width, form)
+    symbol_consts = {name: v.name for name, v in values.items()
+                     if CONST.match(name) and type(v) is Symbol and v.ns is None}
+
+    def comment_for(form: Any) -> Optional[str]:
+        where = positions.get(pr_str(form)) if form is not None else None
+        return _describe(form, where, source_name) if where is not None else None
+
+    class Annotate(cst.CSTTransformer):
+        METADATA_DEPENDENCIES = (PositionProvider,)
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.renames: list[dict[str, str]] = []
+
+        def _with_comment(self, original: Any, updated: Any, text: Optional[str]) -> Any:
+            if text is None:
+                return updated
+            line = cst.EmptyLine(comment=cst.Comment(text))
+            return updated.with_changes(leading_lines=[*updated.leading_lines, line])
+
+        def visit_FunctionDef(self, node: Any) -> None:
+            self.renames.append(_renames(node, symbol_consts))
+
+        def leave_FunctionDef(self, original: Any, updated: Any) -> Any:
+            self.renames.pop()
+            name = original.name.value
+            unit = UNIT.match(name)
+            text: Optional[str] = None
+            if unit is not None and int(unit.group(1)) < len(forms):
+                text = comment_for(forms[int(unit.group(1))])
+            else:
+                text = comment_for(_stale_form(original, values))
+            return self._with_comment(original, updated, text)
+
+        def leave_Name(self, original: Any, updated: Any) -> Any:
+            for scope in reversed(self.renames):
+                if original.value in scope:
+                    return updated.with_changes(value=scope[original.value])
+            return updated
+
+        def _statement(self, original: Any, updated: Any) -> Any:
+            line = self.get_metadata(PositionProvider, original).start.line
+            found = by_line.get(line)
+            return self._with_comment(original, updated, comment_for(found[1]) if found else None)
+
+        def leave_SimpleStatementLine(self, original: Any, updated: Any) -> Any:
+            return self._statement(original, updated)
+
+        def leave_If(self, original: Any, updated: Any) -> Any:
+            return self._statement(original, updated)
+
+        def leave_While(self, original: Any, updated: Any) -> Any:
+            return self._statement(original, updated)
+
+    annotated = MetadataWrapper(module).visit(Annotate()).code
+    return _rekey_table(source, annotated, table)
+
+
+def _renames(fn: Any, symbol_consts: dict[str, str]) -> dict[str, str]:
+    """Temporary → ``<mangled Spell name>__<temporary without _>`` for ``D[_kN] = tmp`` / ``tmp = D.get(_kN, …)``."""
+    out: dict[str, str] = {}
+
+    class Collect(cst.CSTVisitor):
+        def visit_Assign(self, node: Any) -> None:
+            if len(node.targets) != 1:
+                return
+            target, value = node.targets[0].target, node.value
+            if isinstance(target, cst.Subscript) and isinstance(value, cst.Name):
+                const = _subscript_const(target)
+                if const in symbol_consts and TEMP.match(value.value):
+                    out.setdefault(value.value, _renamed(symbol_consts[const], value.value))
+            elif isinstance(target, cst.Name) and TEMP.match(target.value) and isinstance(value, cst.Call):
+                func = value.func
+                if isinstance(func, cst.Attribute) and func.attr.value == "get" and value.args:
+                    arg = value.args[0].value
+                    if isinstance(arg, cst.Name) and arg.value in symbol_consts:
+                        out.setdefault(target.value, _renamed(symbol_consts[arg.value], target.value))
+
+        def visit_FunctionDef(self, node: Any) -> Optional[bool]:
+            return node is fn  # nested defs get their own scope
+
+    fn.visit(Collect())
+    return out
+
+
+def _renamed(spell_name: str, temp: str) -> str:
+    base = mangle(spell_name) if spell_name else "v"
+    return "%s__%s" % (base, temp.lstrip("_"))
+
+
+def _subscript_const(target: Any) -> Optional[str]:
+    if isinstance(target.value, cst.Name) and target.value.value == "D" and len(target.slice) == 1:
+        index = target.slice[0].slice
+        if isinstance(index, cst.Index) and isinstance(index.value, cst.Name):
+            return str(index.value.value)
+    return None
+
+
+def _stale_form(fn: Any, values: dict[str, Any]) -> Any:
+    """The ``(fn …)`` form a compiled fn body recompiles from when stale: ``_stale(_fnK, _kM, …)``."""
+    found: list[Any] = []
+
+    class Find(cst.CSTVisitor):
+        def visit_Call(self, node: Any) -> None:
+            if not found and isinstance(node.func, cst.Name) and node.func.value == "_stale" and len(node.args) > 1:
+                arg = node.args[1].value
+                if isinstance(arg, cst.Name):
+                    found.append(values.get(arg.value))
+
+    fn.visit(Find())
+    return found[0] if found else None
+
+
+def _rekey_table(old: str, new: str, table: dict[Any, Any]) -> str:
+    """``new`` with its ``_T`` keys moved to where the same nodes sit in ``new`` (same tree, other positions)."""
+    if not table:
+        return new
+    moved: dict[tuple[int, int, int, int], tuple[int, int, int, int]] = {}
+    for a, b in zip(ast.walk(ast.parse(old)), ast.walk(ast.parse(new))):
+        if type(a) is not type(b):
+            raise PrettyError("the annotated module no longer has the built module's shape")
+        if isinstance(a, (ast.expr, ast.stmt)) and isinstance(b, (ast.expr, ast.stmt)):
+            moved[(a.lineno, a.end_lineno or 0, a.col_offset, a.end_col_offset or 0)] = (
+                b.lineno, b.end_lineno or 0, b.col_offset, b.end_col_offset or 0)
+
+    class Rekey(cst.CSTTransformer):
+        def leave_DictElement(self, original: Any, updated: Any) -> Any:
+            key = original.key
+            numbers = [e.value for e in key.elements] if isinstance(key, cst.Tuple) else []
+            if len(numbers) == 4 and all(isinstance(n, cst.Integer) for n in numbers):
+                a, b, c, d = (int(n.value) for n in numbers if isinstance(n, cst.Integer))
+                new_key = moved.get((a, b, c, d))
+                if new_key is not None:
+                    return updated.with_changes(key=cst.parse_expression(repr(new_key)))
+            return updated
+
+    class OnlyTable(cst.CSTTransformer):
+        def leave_SimpleStatementLine(self, original: Any, updated: Any) -> Any:
+            body = original.body
+            if len(body) == 1 and isinstance(body[0], cst.Assign) and len(body[0].targets) == 1:
+                target = body[0].targets[0].target
+                if isinstance(target, cst.Name) and target.value == "_T":
+                    return original.visit(Rekey())
+            return updated
+
+    return str(cst.parse_module(new).visit(OnlyTable()).code)
