@@ -159,13 +159,15 @@ def load_compiled(package: str, module_name: str) -> Any:
         return sys.modules[fullname]
     blob = resources.files(package).joinpath(code_file_name(module_name))
     magic = importlib.util.MAGIC_NUMBER
+    code: Any = None
     try:
-        data = blob.read_bytes()
+        with blob.open("rb") as fh:  # marshal.load reads the file as it goes: no second copy in memory
+            if fh.read(len(magic)) == magic:
+                code = marshal.load(fh)
     except OSError:
-        data = b""
-    if not data.startswith(magic):
+        code = None
+    if code is None:
         return importlib.import_module(fullname)
-    code = marshal.loads(data[len(magic):])
     module = types.ModuleType(fullname)
     module.__package__ = package
     module.__file__ = str(resources.files(package).joinpath(module_name + ".py"))
