@@ -23,9 +23,8 @@ from spell_runtime.effects import EffectContext
 from spell_runtime.errors import ControlError, SpellError
 from spell_runtime.errors_result import error_result
 from spell_runtime.printer import pr_str
-from spell_runtime.skills import Skill, catalog_text, skills_namespace
-from spell_runtime.skills import discover as discover_skills
 
+from ..package.agent_parts import agent_parts
 from ..providers.base import Provider, ProviderError
 from ..providers.registry import ProfileError, is_provider, profile_get, provider_from_profile
 from . import gcpolicy, seams
@@ -180,16 +179,13 @@ def prepare(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
         """One compiled agent (the main one, or a worker of ``:available-agents``) sharing this run."""
         own_limit = limit if agent_profile is profile else seams.validate_max_consecutive_errors(
             agent_profile.get("max-consecutive-errors", 3) if agent_profile.has("max-consecutive-errors") else 3)
-        libraries, effect_refs = profile_libraries(agent_profile)
-        skills = discover_skills(effects.cwd)
-        namespaces = resolve_namespaces(effect_refs, effects)
+        parts = agent_parts(agent_profile, effects.cwd)  # library namespaces and skills (packages.md)
+        namespaces = resolve_namespaces(parts.effect_refs, effects)
         recover = (options["recover"] if "recover" in options and agent_profile is profile
                    else agent_profile.get("recover", True))
         compiled = Agent(provider=provider, run=state,
-                         system_prompt=with_libraries(compose_system_prompt(agent_profile.get("system-prompt"),
-                                                                            namespaces,
-                                                                            format_spec=agent_profile.get("format")),
-                                                      libraries, skills),
+                         system_prompt=parts.system_prompt(compose_system_prompt(
+                             agent_profile.get("system-prompt"), namespaces, format_spec=agent_profile.get("format"))),
                          namespaces=namespaces, recover=recover,
                          recover_unknown=agent_profile.get("recover-unknown") is True,
                          max_consecutive_errors=own_limit,
@@ -197,9 +193,7 @@ def prepare(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
                          reasoning_effort=_text(options.get("reasoning-effort"))
                          or _text(profile_get(model_profile, "default-reasoning-effort")),
                          counter=seams.new_counter(own_limit))
-        compiled.library_builtins = {Symbol(name): ns for name, ns in libraries.items()}
-        if skills:
-            compiled.library_builtins[Symbol("skills")] = skills_namespace(skills)
+        compiled.library_builtins = parts.builtins()
         compiled.extra_builtins = {Symbol(name): ns for name, ns in namespaces.items()}
         compiled.extra_builtins.update(effect_builtins())
         compiled.extra_builtins.update(computation_builtins())
@@ -220,33 +214,6 @@ def prepare(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
     state.blocking_namespace = BLOCKING_NAMESPACE
     Coordination(agent, max_edges)  # the run's coordinator, closed when the root returns (§11.1)
     return PreparedRun(agent, state, _root_text(options), trace_dir, options.get("log-writer"))
-
-
-def profile_libraries(profile: AgentProfile) -> tuple[dict[str, SpellMap], dict[str, Any]]:
-    """(library namespace maps, the other namespace references) of a profile (packages.md §2)."""
-    refs = profile.namespaces
-    from ..package.namespaces import split_namespaces
-
-    library_refs, others = split_namespaces(refs)
-    if not library_refs:
-        return {}, others
-    from ..package.namespaces import SourceLibraries, package_root, resolve_libraries
-
-    source = profile.libraries if profile.libraries is not None else SourceLibraries(package_root(profile.path))
-    return resolve_libraries(library_refs, source), others
-
-
-def with_libraries(system_prompt: str, libraries: dict[str, SpellMap], skills: list[Skill]) -> str:
-    """The system prompt plus its ``LIBRARIES`` and ``SKILLS`` sections when there are any (packages.md §1–§2)."""
-    parts = [system_prompt]
-    if libraries:
-        from ..package.namespaces import library_section
-
-        parts.append(library_section(libraries))
-    if skills:
-        parts.append("SKILLS (guidance only: a skill grants no tools, permissions or namespaces; "
-                     "(!describe skills :name) reads one)\n" + catalog_text(skills))
-    return "\n\n".join(parts)
 
 
 def resolve_model_profile(ref: Any) -> tuple[Provider, Any]:
