@@ -57,7 +57,7 @@ def test_maps_are_cached_per_context_and_distinct_between_contexts() -> None:
 def test_unknown_namespace_is_rejected() -> None:
     with EffectContext() as ctx, pytest.raises(ValueError, match="unknown effect namespace"):
         effect_namespaces(ctx, ("agents",))
-    assert set(EFFECT_NAMESPACES) == {"io", "io-read", "io-write", "io-exec", "web", "globals"}
+    assert set(EFFECT_NAMESPACES) == {"io", "io-read", "io-write", "io-exec", "web", "globals", "patterns"}
 
 
 def test_members_are_registered_with_spell_names_and_arities() -> None:
