@@ -114,3 +114,14 @@ def test_shared_constants_keep_lines_and_values() -> None:
         exec(compile(source, "t.py", "exec"), namespace)
         values.append(namespace["value"])
     assert values[0] == values[1] and list(values[0]) == [56, 57]
+
+
+def test_console_script_entry_when_asked(pkg: Path, tmp_path: Path) -> None:
+    text = (pkg / "spell-package.edn").read_text().replace(":default-agent tally", ':default-agent tally\n :console-script "tally-run"')
+    (pkg / "spell-package.edn").write_text(text)
+    wheel = build_package(str(pkg), str(tmp_path / "dist"), run_tests=False).wheel
+    with zipfile.ZipFile(wheel) as zf:
+        entry_points = zf.read("spellpkg_tally_agent-0.1.0.dist-info/entry_points.txt").decode()
+        main_py = zf.read("spellpkg_tally_agent/__main__.py").decode()
+    assert "[console_scripts]\ntally-run = spellpkg_tally_agent.__main__:main" in entry_points
+    assert "def main() -> None:" in main_py
