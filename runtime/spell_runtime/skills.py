@@ -36,6 +36,7 @@ CATALOG_LIMIT: Final = 8000
 ENTRY_GROUP: Final = "spellc.skills"
 GRANTS_NOTHING: Final = "(A skill is guidance only: it grants no tools, permissions or namespaces.)"
 BUNDLED_DIR: Final = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bundled_skills")
+_reported: set[str] = set()
 
 
 @dataclass(frozen=True)
@@ -145,8 +146,10 @@ def discover(cwd: Optional[str] = None, home: Optional[str] = None, bundled_dir:
             try:
                 found[folder_name] = check_skill(folder_name, read(), path)
             except (ValueError, OSError, UnicodeDecodeError) as e:
-                line = "spellc: skipping skill %s: %s" % (path, e)
-                print(line[:MAX_DIAGNOSTIC], file=err if err is not None else sys.stderr)
+                line = ("spellc: skipping skill %s: %s" % (path, e))[:MAX_DIAGNOSTIC]
+                if err is not None or line not in _reported:  # once per process: workers discover too
+                    _reported.add(line)
+                    print(line, file=err if err is not None else sys.stderr)
     return [found[name] for name in sorted(found)]
 
 

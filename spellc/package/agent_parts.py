@@ -48,9 +48,47 @@ def agent_parts(profile: Any, cwd: Optional[str]) -> AgentParts:
     """The parts of ``profile`` (a ``spellc.loop.profiles.AgentProfile``); ``ProfileError`` on a bad reference."""
     from .namespaces import SourceLibraries, package_root, resolve_libraries, split_namespaces
 
+    register_installed_workers()
     library_refs, others = split_namespaces(profile.namespaces)
     libraries: dict[str, SpellMap] = {}
     if library_refs:
         source = profile.libraries if profile.libraries is not None else SourceLibraries(package_root(profile.path))
         libraries = resolve_libraries(library_refs, source)
     return AgentParts(libraries, discover_skills(cwd), others)
+
+
+def installed_worker(ref: Any, base_dir: str) -> Optional[Any]:
+    """``:available-agents`` naming an installed package's agent (``tally`` or ``tally-agent:tally``).
+
+    A reference that names an existing profile file keeps meaning that file; anything else is looked
+    up with ``find_agent`` and gives that agent's flattened profile, or None to let the path rules
+    report the unknown reference.
+    """
+    import os
+
+    from spell_runtime.data import Keyword
+
+    text = ref if isinstance(ref, str) else ref.name if type(ref) in (Symbol, Keyword) and ref.ns is None else None
+    if not text or "/" in text or text.endswith(".edn"):
+        return None
+    path = text if os.path.isabs(text) else os.path.join(base_dir, text)
+    if os.path.exists(path) or os.path.exists(path + ".agent.edn"):
+        return None
+    from ..agents_registry import AgentNotFound, find_agent
+
+    try:
+        return find_agent(text).profile()
+    except AgentNotFound:
+        return None
+
+
+_registered: list[bool] = []
+
+
+def register_installed_workers() -> None:
+    """Let ``workers/<name>`` resolve installed package agents (once per process)."""
+    if not _registered:
+        from ..loop.agents.workers import register_worker_resolver
+
+        register_worker_resolver(installed_worker)
+        _registered.append(True)

@@ -29,8 +29,9 @@ from .lifecycle import CompiledAgent
 BAD_AVAILABLE: Final = "Invalid :available-agents, expected a vector of agent profile paths or a map of name to path"
 UNKNOWN_WORKER: Final = "Unknown available agent: %s"
 
-WorkerResolver = Callable[[Any, str], Optional[str]]
-"""(reference, base directory) → profile path, or None when this resolver does not know the reference."""
+WorkerResolver = Callable[[Any, str], "Optional[str | AgentProfile]"]
+"""(reference, base directory) → profile path (or an already loaded profile: an installed package's
+agent has no file), or None when this resolver does not know the reference."""
 
 _RESOLVERS: list[WorkerResolver] = []
 
@@ -40,8 +41,8 @@ def register_worker_resolver(resolver: WorkerResolver) -> None:
     _RESOLVERS.insert(0, resolver)
 
 
-def resolve_worker(ref: Any, base_dir: str) -> str:
-    """The agent-profile path a worker reference names (``ProfileError`` when nothing resolves it)."""
+def resolve_worker(ref: Any, base_dir: str) -> str | AgentProfile:
+    """The agent-profile path (or profile) a worker reference names (``ProfileError`` when nothing resolves it)."""
     for resolver in _RESOLVERS:
         found = resolver(ref, base_dir)
         if found is not None:
@@ -76,7 +77,11 @@ def compile_workers(profile: AgentProfile, compile_profile: Callable[[AgentProfi
     own = os.path.realpath(profile.path) if profile.path else ""
     out: dict[str, CompiledAgent] = {}
     for name, ref in worker_refs(profile):
-        path = resolve_worker(ref, base_dir)
+        found = resolve_worker(ref, base_dir)
+        if isinstance(found, AgentProfile):
+            out[name or found.name] = CompiledAgent(name or found.name, compile_profile(found))
+            continue
+        path = found
         real = os.path.realpath(path)
         if real == own or real in seen:
             raise ProfileError("Agent profile :available-agents cycle: %s" % path, {"path": path})

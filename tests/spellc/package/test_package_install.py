@@ -157,3 +157,13 @@ def test_an_error_inside_a_packaged_library_fn_reads_as_from_source(venv: Venv) 
                         model_profile=TestProvider(responses=[response]), recover=False)
     assert packaged["error"] and packaged["error"] == source["error"]
     assert "Function call failed: /: Divide by zero" in packaged["error"]
+
+
+def test_available_agents_may_name_an_installed_agent(venv: Venv) -> None:
+    (venv.work / "w.agent.edn").write_text("{:namespaces {agents stdlib/agents} :available-agents [tally]}")
+    script = ("import spellc\nfrom spellc.providers.test_provider import TestProvider\n"
+              "out = spellc.run(agent_profile='w.agent.edn', prompt='x', model_profile=TestProvider(responses=["
+              "'(eval (quote (pr-str [(contains? workers :tally) (contains? workers :nobody)])))']))\n"
+              "print(out.get('result'), out.get('error'))")
+    out = venv.run("-c", script)
+    assert out.stdout.strip() == "[true false] None", out.stderr
