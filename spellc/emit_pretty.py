@@ -43,12 +43,11 @@ class PrettyError(Exception):
 
 
 def _constants(module: Any) -> dict[str, Any]:
-    """The values of the module's imports, ``_kN`` constants and ``_T`` table (all pure constructions)."""
+    """The values of the module's imports, constants and ``_T`` table (all pure constructions)."""
     keep = []
-    for stmt in module.body:
-        code = module.code_for_node(stmt)
-        if code.lstrip().startswith(("from ", "import ", "globals().update(", "_k", "_T =")):
-            keep.append(code)
+    for stmt in module.body:  # every top-level simple statement; no def, no `if __name__` block runs here
+        if isinstance(stmt, cst.SimpleStatementLine):
+            keep.append(module.code_for_node(stmt))
     namespace: dict[str, Any] = {}
     exec(compile("".join(keep), "<pretty constants>", "exec"), namespace)
     return namespace
@@ -85,12 +84,13 @@ def prettify(source: str, forms: list[Any], source_name: str) -> str:
     module = cst.parse_module(source)
     values = _constants(module)
     positions = _form_positions(forms)
-    table: dict[tuple[int, int, int, int], Any] = values.get("_T", {})
+    table: Any = values.get("_T", {})
     by_line: dict[int, tuple[int, Any]] = {}
-    for key, form in table.items():
-        width = (key[1] - key[0]) * 10_000 + (key[3] - key[2])
-        if key[0] not in by_line or width > by_line[key[0]][0]:
-            by_line[key[0]] = (width, form)
+    for (line, end_line, col, end_col), form in _entries(table):
+        width = (end_line - line) * 10_000 + (end_col - col)
+        if line not in by_line or width > by_line[line][0]:
+            by_line[line] = (width, form)
+    spans_table = getattr(table, "spans", None) is not None
     symbol_consts = {name: v.name for name, v in values.items()
                      if CONST.match(name) and type(v) is Symbol and v.ns is None}
 
@@ -108,11 +108,21 @@ def prettify(source: str, forms: list[Any], source_name: str) -> str:
         def _with_comment(self, original: Any, updated: Any, text: Optional[str]) -> Any:
             if text is None:
                 return updated
+            if spans_table:
+                # Text-span tables cannot be moved reliably yet: the comment ends the statement's own line,
+                # so no line or column of code moves.
+                trailing = cst.TrailingWhitespace(whitespace=cst.SimpleWhitespace("  "), comment=cst.Comment(text))
+                if isinstance(updated, cst.SimpleStatementLine):
+                    return updated.with_changes(trailing_whitespace=trailing)
+                if isinstance(updated.body, cst.IndentedBlock) and updated.body.header.comment is None:
+                    return updated.with_changes(body=updated.body.with_changes(header=trailing))
+                return updated
             line = cst.EmptyLine(comment=cst.Comment(text))
             return updated.with_changes(leading_lines=[*updated.leading_lines, line])
 
         def visit_FunctionDef(self, node: Any) -> None:
-            self.renames.append(_renames(node, symbol_consts))
+            # A SpanTable holds text spans: renaming would move columns inside them, so only comments are added.
+            self.renames.append({} if spans_table else _renames(node, symbol_consts))
 
         def leave_FunctionDef(self, original: Any, updated: Any) -> Any:
             self.renames.pop()
@@ -147,6 +157,14 @@ def prettify(source: str, forms: list[Any], source_name: str) -> str:
 
     annotated = MetadataWrapper(module).visit(Annotate()).code
     return _rekey_table(source, annotated, table)
+
+
+def _entries(table: Any) -> list[tuple[tuple[int, int, int, int], Any]]:
+    """((line, end line, col, end col), form) of a position table: a plain dict or a ``SpanTable``."""
+    spans = getattr(table, "spans", None)
+    if spans is not None:
+        return [((sl, el, sc, ec), form) for sl, sc, el, ec, form in spans]
+    return list(table.items()) if isinstance(table, dict) else []
 
 
 def _renames(fn: Any, symbol_consts: dict[str, str]) -> dict[str, str]:
@@ -209,14 +227,30 @@ def _rekey_table(old: str, new: str, table: dict[Any, Any]) -> str:
     if not table:
         return new
     moved: dict[tuple[int, int, int, int], tuple[int, int, int, int]] = {}
+    lines: dict[int, int] = {}
     for a, b in zip(ast.walk(ast.parse(old)), ast.walk(ast.parse(new))):
         if type(a) is not type(b):
             raise PrettyError("the annotated module no longer has the built module's shape")
         if isinstance(a, (ast.expr, ast.stmt)) and isinstance(b, (ast.expr, ast.stmt)):
             moved[(a.lineno, a.end_lineno or 0, a.col_offset, a.end_col_offset or 0)] = (
                 b.lineno, b.end_lineno or 0, b.col_offset, b.end_col_offset or 0)
+            lines.setdefault(a.lineno, b.lineno)
+            lines.setdefault(a.end_lineno or 0, b.end_lineno or 0)
 
     class Rekey(cst.CSTTransformer):
+        def leave_Tuple(self, original: Any, updated: Any) -> Any:
+            """A ``SpanTable`` entry ``(line, col, end line, end col, form)``: its text span, moved."""
+            items = [e.value for e in original.elements]
+            if len(items) != 5 or not all(isinstance(n, cst.Integer) for n in items[:4]):
+                return updated
+            sl, sc, el, ec = (int(n.value) for n in items[:4] if isinstance(n, cst.Integer))
+            if sl not in lines or el not in lines:
+                return updated
+            numbers = [cst.Integer(str(v)) for v in (lines[sl], sc, lines[el], ec)]  # columns do not move
+            return updated.with_changes(elements=[e.with_changes(value=v) if i < 4 else e
+                                                  for i, (e, v) in enumerate(zip(updated.elements,
+                                                                                 [*numbers, items[4]]))])
+
         def leave_DictElement(self, original: Any, updated: Any) -> Any:
             key = original.key
             numbers = [e.value for e in key.elements] if isinstance(key, cst.Tuple) else []

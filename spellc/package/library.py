@@ -138,10 +138,9 @@ def compiled_module_source(library: Library, source_name: str, module_name: str)
     it. Should the built-module format no longer have that line, the module is kept whole.
     """
     from ..compiler import build_module
-    from .constants import share_constants
 
     collect = SpellMap.from_pairs((_kw(n), Symbol(n)) for n in library.fn_names)
-    body = share_constants(build_module([*library.forms, collect], source_name))
+    body = build_module([*library.forms, collect], source_name)
     tail = ("\n\n# -- spellc package: the library's fns in source order, and their docs --\n"
             "FNS = {_n: value.get(Keyword(_n)) for _n in %r}\nDOCS = %r\n" % (library.fn_names, library.docs))
     lines = body.split("\n")

@@ -98,24 +98,6 @@ def test_malformed_module_or_skill_or_library_ref_fails_the_build(pkg: Path, tmp
     assert result.exit_code == 2 and "there is no lib/nope.spl" in result.output
 
 
-def test_shared_constants_keep_lines_and_values() -> None:
-    from spellc.compiler import build_module
-    from spellc.package.constants import share_constants
-    from spellc.reader import read_all
-
-    text = "(defn f [xs] (map (fn [x] (+ x 1 2 3 4 5 6 7 8 9)) (filter (fn [y] (> y 10)) xs)))\n(f [11 12 3])"
-    plain = build_module(read_all(text), "t.spl")
-    shared = share_constants(plain)
-    assert shared != plain and shared.count("\n") == plain.count("\n")
-    assert "_ks1 = " in shared
-    values = []
-    for source in (plain, shared):
-        namespace: dict[str, object] = {"__name__": "built"}
-        exec(compile(source, "t.py", "exec"), namespace)
-        values.append(namespace["value"])
-    assert values[0] == values[1] and list(values[0]) == [56, 57]
-
-
 def test_console_script_entry_when_asked(pkg: Path, tmp_path: Path) -> None:
     text = (pkg / "spell-package.edn").read_text().replace(":default-agent tally", ':default-agent tally\n :console-script "tally-run"')
     (pkg / "spell-package.edn").write_text(text)
