@@ -5,7 +5,8 @@ answering from ``:responses`` (no network) and returns ``{:result :error :error-
 :usage}``: ``:prompts`` are the program prefixes the provider was asked to continue, in order,
 ``:usage`` the run's call and token counts. Every other key of the map is passed to ``spellc.run``
 as a run option (``:init``, ``:agent-profile``, ``:depth``...), so a test can exercise exactly
-what a user's run would.
+what a user's run would. ``:agent "name"`` runs an installed package's agent: it becomes
+``spellc.run``'s ``agent=`` keyword (the run options themselves refuse ``:agent``, runtime.md §7.2).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from spell_runtime.data import Keyword, SpellMap, spell_map, vec
 from spell_runtime.errors import HostError
 
 K_RESPONSES = Keyword("responses")
+K_AGENT = Keyword("agent")
 
 
 def run_scripted(opts: Any) -> Any:
@@ -31,11 +33,14 @@ def run_scripted(opts: Any) -> Any:
     for key, value in opts.items():
         if type(key) is not Keyword:
             raise HostError("option keys must be keywords")
-        if key is not K_RESPONSES:
+        if key is not K_RESPONSES and key is not K_AGENT:
             options[key.name] = value
+    agent = opts.get(K_AGENT)
+    if agent is not None and not isinstance(agent, str):
+        raise HostError(":agent must be the name of an installed agent (a string)")
     try:
-        outcome = api.run(options)
-    except (ValueError, TypeError) as e:  # bad run options: a Spell-facing error, never a traceback
+        outcome = api.run(options, agent=agent) if agent is not None else api.run(options)
+    except (ValueError, TypeError, LookupError) as e:  # bad run options: a Spell-facing error, never a traceback
         raise HostError(str(e)) from None
     usage = outcome.get("usage_tracker")
     counts = usage.as_dict() if usage is not None else {}

@@ -120,3 +120,14 @@ def test_spellc_test_exit_codes(tmp_path: Path) -> None:
     unreadable = _spellc_test(tmp_path, "test_unreadable.spl", "test_good.spl")
     assert unreadable.returncode == 1 and "1 passed, 1 error" in unreadable.stdout
     assert _spellc_test(tmp_path, "missing.spl").returncode == 2
+
+
+def test_spell_test_run_takes_an_installed_agent_by_name(tmp_path: Path) -> None:
+    # :agent goes to spellc.run's agent= keyword (the registry of installed packages), not to the
+    # run options, which refuse it; an unknown name is a Spell error inside the test, not a crash.
+    path = tmp_path / "test_agent_name.spl"
+    path.write_text('(deftest by-name (spell-test/run {:agent "no-such-agent-xyz" :responses []}))\n'
+                    '(deftest bad-name (spell-test/run {:agent 42 :responses []}))\n', encoding="utf-8")
+    by_name, bad_name = run_file(path)
+    assert by_name.outcome == "error" and "Unknown agent: no-such-agent-xyz" in (by_name.error or "")
+    assert bad_name.outcome == "error" and ":agent must be the name of an installed agent" in (bad_name.error or "")
