@@ -12,6 +12,7 @@ from __future__ import annotations
 import uuid
 from typing import Any, Final, cast
 
+from ..bigdigits import int_text
 from ..data.atoms import Keyword, Symbol
 from ..data.text import from_units, is_bmp, substring, to_units, utf16_len
 from ..data.vector import vec
@@ -42,7 +43,7 @@ def str_(*args: Any) -> str:
         return x if type(x) is str else to_str(x)
     if n == 0:
         return ""
-    return "".join([x if type(x) is str else int.__repr__(x) if type(x) is int else to_str(x) for x in args])
+    return "".join([x if type(x) is str else int_text(x) if type(x) is int else to_str(x) for x in args])
 
 
 @builtin("cat", host="cat")
