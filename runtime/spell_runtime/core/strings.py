@@ -17,6 +17,7 @@ from ..data.atoms import Keyword, Symbol
 from ..data.text import from_units, is_bmp, substring, to_units, utf16_len
 from ..data.vector import vec
 from ..errors import HostError, SpellError
+from ..limits import check_text_size
 from .hostcast import cast_error
 from .registry import builtin, member, register_value
 from .registry import namespace as make_namespace
@@ -43,7 +44,10 @@ def str_(*args: Any) -> str:
         return x if type(x) is str else to_str(x)
     if n == 0:
         return ""
-    return "".join([x if type(x) is str else int_text(x) if type(x) is int else to_str(x) for x in args])
+    out = "".join([x if type(x) is str else int_text(x) if type(x) is int else to_str(x) for x in args])
+    if len(out) > 16_000_000:
+        check_text_size(len(out))  # a doubling loop ((str s s)) must not exhaust memory
+    return out
 
 
 @builtin("cat", host="cat")
