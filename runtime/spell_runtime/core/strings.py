@@ -44,7 +44,10 @@ def str_(*args: Any) -> str:
         return x if type(x) is str else to_str(x)
     if n == 0:
         return ""
-    out = "".join([x if type(x) is str else int_text(x) if type(x) is int else to_str(x) for x in args])
+    try:
+        out = "".join([x if type(x) is str else int.__repr__(x) if type(x) is int else to_str(x) for x in args])
+    except ValueError:  # an integer past CPython's digit limit (rare): convert through bigdigits
+        out = "".join([x if type(x) is str else int_text(x) if type(x) is int else to_str(x) for x in args])
     if len(out) > 16_000_000:
         check_text_size(len(out))  # a doubling loop ((str s s)) must not exhaust memory
     return out
