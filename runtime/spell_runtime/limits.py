@@ -31,9 +31,11 @@ What an interruption can leave, and why that is safe:
   never evaluates in again (each completion is re-evaluated in a fresh env). Locks
   are taken with ``with`` (acquire and handler setup are not separated by an eval
   breaker check), so none is left held.
-* The exception is raised once per deadline. If it is still pending when the
-  evaluation ends on its own, ``_Watch.finish`` withdraws it, so it can never
-  surface in the caller's code.
+* The exception is raised when the deadline passes and again every
+  ``REFIRE_SECONDS`` until the evaluation has ended (a single shot can be replaced
+  by another exception raised while it unwinds, e.g. a ``RecursionError`` caught by
+  a Spell ``catch``). ``_Watch.finish`` retires the deadline under the watchdog's
+  lock and withdraws a shot still pending, so none surfaces in the caller's code.
 * It is only delivered between bytecodes: a blocking C call (a subprocess wait, a
   socket read, ``time.sleep``) is not interrupted. Blocking effects therefore bound
   their own waits by ``remaining()`` (``io/sh`` and friends, ``web/``), and long
@@ -74,6 +76,12 @@ DOCUMENT: Final = Keyword("document")
 TIMED_OUT: Final = "Evaluation timed out after %s s"
 COLLECTION_LIMIT: Final = "Collection size limit exceeded: %s"
 MACRO_TOO_DEEP: Final = "Macro expansion too deep"
+
+
+REFIRE_SECONDS: Final = 0.2
+"""After a deadline passes, the exception is raised again this often until the evaluation has
+ended: an exception raised while another one unwinds (a ``RecursionError`` in a handler, a
+``finally`` that fails) replaces it, so one shot alone could be lost and the loop go on."""
 
 
 class EvalTimeout(BaseException):
@@ -169,7 +177,7 @@ _clear_async_exc = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_ulong, ctypes.c_void
 class _Watch:
     """One evaluation's deadline on one thread."""
 
-    __slots__ = ("thread_id", "seconds", "expires", "remaining", "fired", "done")
+    __slots__ = ("thread_id", "seconds", "expires", "remaining", "fired", "done", "refire_at")
 
     def __init__(self, seconds: float) -> None:
         self.thread_id = threading.get_ident()
@@ -178,6 +186,7 @@ class _Watch:
         self.remaining = seconds
         self.fired = False
         self.done = False
+        self.refire_at = 0.0
 
 
 class _Watchdog:
@@ -225,13 +234,16 @@ class _Watchdog:
                 now = time.monotonic()
                 wake: Optional[float] = None
                 for w in self._watches:
-                    if w.fired or w.expires is None:
+                    if w.expires is None:
                         continue
-                    if w.expires <= now:
+                    due = w.refire_at if w.fired else w.expires
+                    if due <= now:
                         w.fired = True
+                        w.refire_at = now + REFIRE_SECONDS
                         _set_async_exc(w.thread_id, EvalTimeout)
-                    elif wake is None or w.expires < wake:
-                        wake = w.expires
+                        due = w.refire_at
+                    if wake is None or due < wake:
+                        wake = due
                 self._cond.wait(None if wake is None else wake - now)
 
 
