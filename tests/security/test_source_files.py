@@ -59,3 +59,24 @@ def test_readme_error_example_matches_the_tool() -> None:
     assert m is not None
     code, _, err = _invoke("eval", m.group(1))
     assert code == 1 and err == m.group(2) + "\n"
+
+
+def test_profiles_with_a_byte_order_mark_load(tmp_path: Path) -> None:
+    agent = tmp_path / "a.agent.edn"
+    agent.write_bytes("\ufeff{:namespaces {} :system-prompt {:file \"sys.txt\"}}".encode())
+    (tmp_path / "sys.txt").write_bytes("\ufeffBe brief.".encode())
+    model = tmp_path / "m.edn"
+    model.write_bytes("\ufeff{:provider :test :response \"(def x 1))\"}".encode())
+    code, out, err = _invoke("run", "-q", "--prompt", "hi", "--model-profile", str(model),
+                             "--agent-profile", str(agent))
+    assert (code, out, err) == (0, "1\n", "")
+
+
+def test_non_utf8_system_prompt_is_a_usage_error(tmp_path: Path) -> None:
+    agent = tmp_path / "a.agent.edn"
+    agent.write_text("{:namespaces {} :system-prompt {:file \"sys.txt\"}}")
+    (tmp_path / "sys.txt").write_bytes(b"caf\xe9")
+    model = tmp_path / "m.edn"
+    model.write_text("{:provider :test :response \"(def x 1))\"}")
+    code, _, err = _invoke("run", "-q", "--prompt", "hi", "--model-profile", str(model), "--agent-profile", str(agent))
+    assert code == 2 and err.startswith("error: Failed to read system prompt file: ") and "Traceback" not in err
