@@ -50,10 +50,12 @@ evaluation, not provider latency. Futures run on their own threads without a dea
 from __future__ import annotations
 
 import ctypes
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import TracebackType
 from typing import Any, Final, Optional
 
 from .data.atoms import Keyword
@@ -292,11 +294,30 @@ def deadline(seconds: Optional[float]) -> Iterator[None]:
         _WATCHDOG.finish(w)
         if not w.fired:
             raise  # not ours (cannot happen while outer deadlines are paused; kept for safety)
-        raise stamped(SpellError(TIMED_OUT % seconds_text(seconds)), TIMEOUT_REASON) from None
+        err = stamped(SpellError(TIMED_OUT % seconds_text(seconds)), TIMEOUT_REASON)
+        err.position = _spell_position(sys.exc_info()[2])
+        raise err from None
     finally:
         _local.watches.remove(w)
         if outer is not None:
             _WATCHDOG.resume(outer)
+
+
+def _spell_position(tb: Optional[TracebackType]) -> Optional[tuple[int, int, int, int]]:
+    """Where the evaluation was when it was interrupted: the innermost frame of compiled Spell
+    code (its file name is the Spell source's, not a ``.py`` file) mapped through ``co_positions``."""
+    found: Optional[tuple[int, int, int, int]] = None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if not code.co_filename.endswith(".py"):
+            positions = list(code.co_positions())
+            index = tb.tb_lasti // 2
+            if 0 <= index < len(positions):
+                line, end_line, col, end_col = positions[index]
+                if line is not None:
+                    found = (line, col or 0, end_line or line, end_col or 0)
+        tb = tb.tb_next
+    return found
 
 
 @contextmanager

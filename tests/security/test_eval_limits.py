@@ -244,3 +244,8 @@ def _lit(path: Path) -> str:
 def test_limit_keywords() -> None:
     err = _fails("(loop [] (recur))", eval_timeout_sec=0.2)
     assert err.extra[Keyword("reason", "spell")] is Keyword("timeout")
+
+
+def test_timeout_reports_where_the_program_was() -> None:
+    err = _fails("(def a 1)\n(def b 2)\n  (loop [i 0] (recur (inc i)))\n", eval_timeout_sec=0.3)
+    assert err.position is not None and err.position[0] == 3
