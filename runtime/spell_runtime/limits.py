@@ -41,6 +41,11 @@ What an interruption can leave, and why that is safe:
   their own waits by ``remaining()`` (``io/sh`` and friends, ``web/``), and long
   integer text conversions are split into short pieces (``bigdigits``).
 
+Known cost of asynchronous delivery: a shot can also land in a garbage-collection
+callback (a ``weakref.finalize`` or ``__del__``) that happens to run on the evaluating
+thread; Python prints it as "Exception ignored" and that callback's work is cut short
+(the next shot still stops the evaluation).
+
 Nesting: a nested evaluation on the same thread (a child completion evaluated while
 its parent waits in ``!llm-self``) pauses the parent's clock and runs under its own
 deadline; model calls pause the clock too (``paused()``): the limit bounds program
