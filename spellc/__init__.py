@@ -27,11 +27,14 @@ def read_all(text: str) -> list[Any]:
     return _read_all(text)
 
 
-def eval_string(source: str, source_name: str = "<string>") -> Any:
-    """Evaluate ``source`` in a fresh environment and return the last value (see ``spellc.api``)."""
+def eval_string(source: str, source_name: str = "<string>", **limits: Any) -> Any:
+    """Evaluate ``source`` in a fresh environment and return the last value (see ``spellc.api``).
+
+    ``limits``: ``eval_timeout_sec``, ``max_collection_size``, ``workspace``, ``web`` (issue 16).
+    """
     from .api import eval_string as run
 
-    return run(source, source_name)
+    return run(source, source_name, **limits)
 
 
 def spell_eval(form_or_text: Any, env: Any = None) -> Any:

@@ -39,17 +39,32 @@ def _locate(e: SpellError, source_name: str) -> SpellError:
     return e
 
 
-def eval_string(source: str, source_name: str = "<string>") -> Any:
+def eval_string(source: str, source_name: str = "<string>", *, eval_timeout_sec: Optional[float] = None,
+                max_collection_size: Optional[int] = None, workspace: Optional[str] = None,
+                web: Optional[dict[str, Any]] = None) -> Any:
     """Read and evaluate every top-level form of ``source`` in one fresh environment; the last value.
 
     Raises ``SpellError`` (message = the Spell ``:err`` text; ``.expr``, ``.trace``, ``.position``).
+    By default nothing is limited but the collection size (``spell_runtime.limits``);
+    ``eval_timeout_sec`` bounds the whole evaluation, ``workspace`` confines ``io/`` paths
+    and ``web`` is the ``web/`` configuration (``{"allow-private-network": True}``...), as
+    the run options of the same names do (issue 16).
     """
+    from spell_runtime import limits
+    from spell_runtime.effects import EffectContext
+
+    from .loop.options import validate_collection_size, validate_eval_timeout, validate_web, validate_workspace
+
+    timeout = validate_eval_timeout(eval_timeout_sec)
+    size = validate_collection_size(max_collection_size)
+    effects = EffectContext(workspace=validate_workspace(workspace), web_config=validate_web(web))
     forms = read_all(source)
-    D = new_env()
+    D = new_env(effects=effects)
     value: Any = None
     try:
-        for form in forms:
-            value, _ = run_form(D, form, source_name, source)
+        with limits.deadline(timeout), limits.collection_limit(size):
+            for form in forms:
+                value, _ = run_form(D, form, source_name, source)
     except SpellError as e:
         raise _locate(e, source_name) from None
     finally:

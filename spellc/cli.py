@@ -18,16 +18,15 @@ import click
 
 from . import __version__
 from .reader import ReaderError, read_all_with_spans
-from .source_input import read_source_bytes
+from .source_input import SourceDecodeError, read_source_text
 
 
 def _read_source(path: str) -> tuple[str, str]:
     """(display name, text) of ``path``, ``-`` meaning stdin; newlines are kept exactly as written."""
-    name, data = read_source_bytes(path)
     try:
-        return name, data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        _fail(f"{name}: not UTF-8 text ({e.reason} at byte {e.start})")
+        return read_source_text(path)
+    except SourceDecodeError as e:
+        _fail(str(e))
 
 
 def _fail(message: str) -> NoReturn:

@@ -62,7 +62,9 @@ def _fail(message: str, code: int = 1) -> NoReturn:
 
 @click.command("eval")
 @click.argument("expr")
-def eval_command(expr: str) -> None:
+@click.option("--eval-timeout", "eval_timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Fail with a Spell error when evaluating takes longer than this (default: no limit).")
+def eval_command(expr: str, eval_timeout: Optional[float]) -> None:
     """Evaluate EXPR (one or more Spell forms) and print the value of the last one."""
     from spell_runtime.errors import SpellError
     from spell_runtime.printer import pr_str
@@ -70,7 +72,7 @@ def eval_command(expr: str) -> None:
     from .api import eval_string
 
     try:
-        value = eval_string(expr, "<eval>")
+        value = eval_string(expr, "<eval>", eval_timeout_sec=eval_timeout)
     except SpellError as e:
         _fail(spell_error_text(e, "<eval>"))
     click.echo((pr_str(value) + "\n").encode("utf-8", "backslashreplace"), nl=False)
@@ -98,9 +100,12 @@ def build_command(file: str, output: Optional[str], emit: str = "py", pretty: bo
     from .emit.constants import UnsupportedConstant
     from .interop_build import with_exports
     from .reader import read_all
+    from .source_input import SourceDecodeError, read_source_text
 
-    with open(file, encoding="utf-8") as fh:
-        text = fh.read()
+    try:
+        _, text = read_source_text(file)
+    except SourceDecodeError as e:
+        _fail(str(e))
     try:
         forms = read_all(text, source_name=file)
         source = with_exports(build_module(forms, os.path.basename(file)), forms)

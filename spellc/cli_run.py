@@ -109,11 +109,16 @@ def _progress_printer() -> Callable[[Any], None]:
 @click.option("--depth", type=int, help="Nesting limit of model turns.")
 @click.option("--max-consecutive-errors", "max_errors", type=int, help="Consecutive error limit.")
 @click.option("--trace-dir", "trace_dir", type=click.Path(file_okay=False), help="Write an execution trace here.")
+@click.option("--eval-timeout", "eval_timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Bound each evaluation by this many seconds (agent runs default to 120; plain programs: none).")
+@click.option("--workspace", type=click.Path(exists=True, file_okay=False), metavar="DIR",
+              help="Confine io/ paths to DIR (relative paths and processes start there).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
 def run_command(file: Optional[str], prompt: Optional[str], model_profile: Optional[str], provider: Optional[str],
                 model: Optional[str], responses: Optional[str], agent_profile: Optional[str],
                 context_max_chars: Optional[int], depth: Optional[int], max_errors: Optional[int],
-                trace_dir: Optional[str], quiet: bool, agent: Optional[str] = None) -> None:
+                trace_dir: Optional[str], eval_timeout: Optional[float], workspace: Optional[str],
+                quiet: bool, agent: Optional[str] = None) -> None:
     """Run FILE (a Spell program, - for stdin) or --prompt TEXT as an agent and print the result."""
     from spell_runtime.printer import pr_str
 
@@ -127,7 +132,7 @@ def run_command(file: Optional[str], prompt: Optional[str], model_profile: Optio
     run_options = (model_profile, provider, responses, agent_profile, context_max_chars, depth, max_errors,
                    trace_dir, model, agent)
     if file is not None and all(o is None for o in run_options):
-        _run_plain(file)  # nothing asks for the agent loop: an ordinary program, errors in Spell terms
+        _run_plain(file, eval_timeout, workspace)  # no agent loop: an ordinary program, errors in Spell terms
         return
     options: dict[str, Any] = {"model-profile": _model_profile(model_profile, provider, model, responses)}
     if file is not None:
@@ -136,7 +141,8 @@ def run_command(file: Optional[str], prompt: Optional[str], model_profile: Optio
         options["prompt"] = prompt
     for key, value in (("agent-profile", agent_profile), ("context-max-chars", context_max_chars),
                        ("depth", depth), ("max-consecutive-errors", max_errors), ("trace-dir", trace_dir),
-                       ("model", model if model_profile else None)):
+                       ("model", model if model_profile else None), ("eval-timeout-sec", eval_timeout),
+                       ("workspace", workspace)):
         if value is not None:
             options[key] = value
     if agent is not None:
@@ -161,7 +167,7 @@ def _installed_agent_profile(name: str) -> Any:
         _usage(e.message)
 
 
-def _run_plain(path: str) -> None:
+def _run_plain(path: str, eval_timeout: Optional[float] = None, workspace: Optional[str] = None) -> None:
     """Evaluate a program that needs no model; on failure print ``FILE:LINE:COL: message`` and the call path."""
     from spell_runtime.errors import SpellError
     from spell_runtime.printer import pr_str
@@ -172,7 +178,7 @@ def _run_plain(path: str) -> None:
     text = _checked_source(path)
     name = "<stdin>" if path == "-" else path
     try:
-        value = eval_string(text, name)
+        value = eval_string(text, name, eval_timeout_sec=eval_timeout, workspace=workspace)
     except SpellError as e:
         report = spell_error_text(e, name)
         if "!llm-self" in str(e) or "leaf-llm" in str(e):
@@ -185,16 +191,14 @@ def _run_plain(path: str) -> None:
 def _checked_source(path: str) -> str:
     """The program text, refused up front (exit 1) when it cannot even be read as Spell."""
     from .reader import ReaderError, read_all_with_spans
-    from .source_input import read_source_bytes
+    from .source_input import SourceDecodeError, read_source_text
 
     try:
-        name, data = read_source_bytes(path)
+        name, text = read_source_text(path)
     except OSError as e:
         _usage("cannot read %s: %s" % (path, e.strerror))
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        click.echo("%s: not UTF-8 text (%s at byte %d)" % (name, e.reason, e.start), err=True)
+    except SourceDecodeError as e:
+        click.echo(str(e), err=True)
         sys.exit(EXIT_ERROR)
     try:
         read_all_with_spans(text, source_name=name)

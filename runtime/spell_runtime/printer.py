@@ -25,6 +25,7 @@ from fractions import Fraction
 from itertools import chain
 from typing import Any, Final, Optional
 
+from .bigdigits import int_text
 from .core.registry import EnvFn, info_of
 from .data.atoms import BigInt, Char, Float32, HostObject, Keyword, Pattern, Symbol
 from .data.hashmap import SpellMap, SpellSet
@@ -152,17 +153,17 @@ _float32_pr = _readable_float(float32_text)
 
 
 def _ratio_text(r: Fraction) -> str:
-    return int.__repr__(r.numerator) + "/" + int.__repr__(r.denominator)
+    return int_text(r.numerator) + "/" + int_text(r.denominator)
 
 
 _READABLE_ATOMS: Final[dict[type, Callable[[Any], str]]] = {
     str: quote_string,
-    int: int.__repr__,
+    int: int_text,
     bool: lambda b: "true" if b else "false",
     type(None): lambda _: "nil",
     float: _float_pr,
     Float32: _float32_pr,
-    BigInt: lambda n: int.__repr__(n) + "N",
+    BigInt: lambda n: int_text(n) + "N",
     Fraction: _ratio_text,
     Decimal: lambda d: bigdec_text(d) + "M",
     Keyword: Keyword.__repr__,
@@ -177,7 +178,7 @@ _DISPLAY_ATOMS: Final[dict[type, Callable[[Any], str]]] = {
     type(None): lambda _: "",
     float: double_text,
     Float32: float32_text,
-    BigInt: int.__repr__,
+    BigInt: int_text,
     Decimal: bigdec_text,
     Char: lambda c: c.ch,
     Pattern: lambda p: p.source,

@@ -356,7 +356,12 @@ def host_message(e: BaseException) -> str:
         return "Stack overflow"
     if isinstance(e, MemoryError):
         return "Out of memory"
-    return str(e)
+    text = str(e)
+    if isinstance(e, ValueError) and "set_int_max_str_digits" in text:
+        # A conversion spellc missed (it converts through spell_runtime.bigdigits); never
+        # advise a Spell user to call a Python function (issue 16.2).
+        return "Integer too long to convert to or from text"
+    return text
 
 
 def host_data(e: BaseException) -> Any:

@@ -36,6 +36,7 @@ from spell_runtime.data.fn import as_spell_fn, is_spell_fn
 from spell_runtime.data.positions import span_of
 from spell_runtime.destructure import destructure
 from spell_runtime.errors import HostError, SpellError
+from spell_runtime.limits import is_limit_error, macro_level
 
 from ..analyze import bound
 from ..analyze.analyzer import SourceIndex, analyze_form
@@ -328,8 +329,11 @@ def expand_user_macro(D: dict[Any, Any], macro: SpellMap, form: Any, name: str) 
     args = vec(list(form)[1:])
     code = wrapper.code or compile_spell_fn(wrapper)
     try:
-        return code(D, None, args)
+        with macro_level(form):  # an expander that expands itself forever stops here (issue 16.3)
+            return code(D, None, args)
     except SpellError as e:
+        if is_limit_error(e):
+            raise  # unwrapped: one short message, not one "Macro expansion of" per level
         err = SpellError("Macro expansion of %s failed: %s" % (name, e.message), form)
         raise err from None
 

@@ -15,6 +15,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Optional
 
+from spell_runtime.bigdigits import int_text, is_short_int
 from spell_runtime.core.registry import BUILTINS, INFO, EnvFn
 from spell_runtime.data import (
     BigInt,
@@ -38,6 +39,7 @@ RUNTIME_IMPORTS = """\
 from decimal import Decimal
 from fractions import Fraction
 
+from spell_runtime.bigdigits import parse_int
 from spell_runtime.core.registry import BUILTINS
 from spell_runtime.data import (BigInt, Char, Float32, HostObject, Keyword, LineVector, Pattern, SpellFn,
                                 SpellMap, SpellSet, Symbol, plist, vec)
@@ -46,6 +48,16 @@ from spell_runtime.support import SpanTable, ns_static
 
 globals().update(compiled_namespace())
 """
+
+
+def _long_int_expr(v: int, big: bool) -> ast.expr:
+    """An integer past CPython's digit limit as ``parse_int("digits")``: ``ast.unparse``
+    cannot write it as a literal, nor could Python read it back (issue 16.2)."""
+    text = int_text(abs(int(v)))
+    value: ast.expr = P.call(P.name("parse_int"), P.const(text))
+    if v < 0:
+        value = ast.UnaryOp(op=ast.USub(), operand=value)
+    return P.call(P.name("BigInt"), value) if big else value
 
 
 class UnsupportedConstant(Exception):
@@ -129,6 +141,8 @@ class ConstantWriter:
             if name is not None:
                 return P.name(name)
         t = type(v)
+        if (t is int or t is BigInt) and not is_short_int(v):
+            return _long_int_expr(v, t is BigInt)
         if v is None or t is bool or t is str or t is int:
             return P.const(v)
         if t is float:

@@ -74,6 +74,10 @@ class RunState:
     """``blocking/``, bound inside computation futures only (runtime.md §11.6)."""
     on_error: Optional[Callable[[Any], Any]] = None
     """The ``:on-error`` run option (runtime.md §9.4)."""
+    eval_timeout: Optional[float] = None
+    """Seconds each completion's evaluation may take (issue 16.3); None: unbounded."""
+    max_collection_size: Optional[int] = None
+    """Elements a builtin may build from a count; None: the runtime's default."""
 
     def log(self, text: str) -> None:
         """Verbose log of prompts and responses (``:log-writer``); the writer is the caller's, never closed."""

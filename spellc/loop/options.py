@@ -10,6 +10,7 @@ always the same one.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any, Final, Optional
 
@@ -25,6 +26,8 @@ PUBLIC_KEYS: Final = frozenset({
     # spellc extension: the agent profile's :recover as a per-run override (the scenario suite's
     # `recover` override).
     "recover",
+    # spellc extensions for model-written code (issue 16): evaluation limits, io/ confinement, web/ reach.
+    "eval-timeout-sec", "max-collection-size", "workspace", "web",
 })
 
 REMOVED_KEYS: Final = frozenset({
@@ -100,6 +103,61 @@ def validate_context_limit(value: Any) -> Optional[int]:
     return value
 
 
+DEFAULT_EVAL_TIMEOUT_SEC: Final = 120
+"""Agent runs bound each completion's evaluation by this many seconds unless told otherwise
+(``:eval-timeout-sec nil`` lifts it). Long enough for a few ``io/sh`` calls at their own 30 s
+default; short enough that a runaway ``(loop [] (recur))`` costs a turn, not the session."""
+
+BAD_EVAL_TIMEOUT: Final = "Invalid :eval-timeout-sec, expected a positive number or nil"
+BAD_COLLECTION_SIZE: Final = "Invalid :max-collection-size, expected a positive integer or nil"
+BAD_WORKSPACE: Final = "Invalid :workspace, expected the path of an existing directory: %s"
+BAD_WEB: Final = "Invalid :web, expected a map such as {:allow-private-network true}"
+
+
+def validate_eval_timeout(value: Any) -> Optional[float]:
+    """nil, or a positive number of seconds (not a boolean)."""
+    if value is None:
+        return None
+    if type(value) not in (int, float) or not value > 0 or value != value or value == float("inf"):
+        raise RunOptionsError(BAD_EVAL_TIMEOUT, spell_map(K_TYPE, Keyword("invalid-run-options"),
+                                                          Keyword("eval-timeout-sec"), value))
+    return float(value)
+
+
+def validate_collection_size(value: Any) -> Optional[int]:
+    if value is None:
+        return None
+    if type(value) is not int or value < 1:
+        raise RunOptionsError(BAD_COLLECTION_SIZE, spell_map(K_TYPE, Keyword("invalid-run-options"),
+                                                             Keyword("max-collection-size"), value))
+    return value
+
+
+def validate_workspace(value: Any) -> Optional[str]:
+    if not present(value):
+        return None
+    try:
+        path = os.fspath(value)
+    except TypeError:
+        path = None
+    if not isinstance(path, str) or not os.path.isdir(path):
+        raise RunOptionsError(BAD_WORKSPACE % (value,), spell_map(K_TYPE, Keyword("invalid-run-options"),
+                                                                  Keyword("workspace"), str(value)))
+    return path
+
+
+def validate_web(value: Any) -> Optional[SpellMap]:
+    """The ``:web`` option as a Spell map keyed by keywords (a Python dict with string keys is accepted)."""
+    if value is None:
+        return None
+    if isinstance(value, SpellMap):
+        return value
+    if isinstance(value, Mapping):
+        return SpellMap.from_pairs((Keyword(option_name(k)) if isinstance(k, str) else k, v)
+                                   for k, v in value.items())
+    raise RunOptionsError(BAD_WEB, spell_map(K_TYPE, Keyword("invalid-run-options"), Keyword("web"), value))
+
+
 def validate(options: Mapping[str, Any], *, agent_profile_default: bool = False) -> None:
     """§7.3 steps 1–4 (profile loading, step 5, happens when the agent is compiled)."""
     removed = [k for k in options if k in REMOVED_KEYS]
@@ -113,6 +171,10 @@ def validate(options: Mapping[str, Any], *, agent_profile_default: bool = False)
         raise RunOptionsError(UNKNOWN % render_form(keys), spell_map(K_TYPE, Keyword("invalid-run-options"),
                                                                     Keyword("unknown"), keys))
     validate_context_limit(options.get("context-max-chars"))
+    validate_eval_timeout(options.get("eval-timeout-sec"))
+    validate_collection_size(options.get("max-collection-size"))
+    validate_workspace(options.get("workspace"))
+    validate_web(options.get("web"))
     has_prompt = present(options.get("prompt"))
     has_init = present(options.get("init"))
     if has_prompt and has_init:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from typing import Any, Final, Optional
 
+from spell_runtime import limits
 from spell_runtime.data import Keyword, SpellMap, Symbol, plist
 from spell_runtime.errors import ControlError, SpellError
 from spell_runtime.errors_result import error_result
@@ -66,7 +67,8 @@ def call_model(agent: Agent, prefix: str, depth: int, receive: bool, parent: Opt
     started = time.perf_counter()
     agent.run.log("=== LLM call (depth %d) ===\nPrompt: %s\n" % (depth, prefix))
     try:
-        response = agent.provider.complete(request)
+        with limits.paused():  # the evaluation deadline bounds the program, not the provider's latency
+            response = agent.provider.complete(request)
     except ProviderError as e:
         if trace is not None and node is not None:
             trace.fail(node, e.message, Keyword("environment"), Keyword("provider"))
@@ -126,7 +128,7 @@ def evaluate_form(agent: Agent, program: Any, text: Optional[str], depth: int, r
     calls_before = agent.model_calls
     D = completion_env(agent, depth, frame, node, receive)
     try:
-        value = _run(D, program, text)
+        value = _run(agent, D, program, text)
     except SpellError as e:
         effects_ran = _effect_count(agent) != effects_before or agent.model_calls != calls_before
         return _eval_failure(agent, e, program, depth, receive, node, frame, effects_ran)
@@ -146,12 +148,17 @@ def _read_program(raw_text: str, root: bool, prefix: Optional[str]) -> tuple[str
     return text, (plist([S_DO, *forms]) if forms else None)
 
 
-def _run(D: dict[Any, Any], program: Any, text: Optional[str] = None) -> Any:
+def _run(agent: Agent, D: dict[Any, Any], program: Any, text: Optional[str] = None) -> Any:
     """Evaluate a completion; its long body compiles form by form, cached by each form's text,
-    so a turn compiles only the forms that are new (see spellc.analyze.ir.SubUnits)."""
+    so a turn compiles only the forms that are new (see spellc.analyze.ir.SubUnits).
+
+    Every evaluation — the completion and each recovery program — runs under the run's
+    limits (``spell_runtime.limits``): a timeout or a collection too large is a Spell error
+    here, classified as a document fault, so it reaches recovery like any other."""
     from ..compiler import run_form
 
-    return run_form(D, program, "<completion>", text, incremental=True)[0]
+    with limits.deadline(agent.run.eval_timeout), limits.collection_limit(agent.run.max_collection_size):
+        return run_form(D, program, "<completion>", text, incremental=True)[0]
 
 
 def _reader_failure(agent: Agent, e: ReaderError, text: str, depth: int, receive: bool, node: Optional[int],
@@ -171,7 +178,7 @@ def _reader_failure(agent: Agent, e: ReaderError, text: str, depth: int, receive
         raise failure
     program = seams.reader_recovery_program(text, message, receive, fault)
     try:
-        return _run(completion_env(agent, depth, None, node, receive), program)
+        return _run(agent, completion_env(agent, depth, None, node, receive), program)
     except SpellError as inner:
         inner.extra[K_PARSE_ERROR] = message
         raise inner from None
@@ -199,14 +206,14 @@ def _eval_failure(agent: Agent, e: SpellError, program: Any, depth: int, receive
     fixed = _fixup(agent, program, result, effects_ran)
     if fixed is not None:
         try:
-            return _run(completion_env(agent, depth, None, node, receive, _failure_env(e)), fixed)
+            return _run(agent, completion_env(agent, depth, None, node, receive, _failure_env(e)), fixed)
         except SpellError:
             pass
     recovery = seams.same_tail_program(program, result, receive, fault)
     if recovery is None:
         recovery = seams.inert_recovery_program(program, result, receive, fault)
     try:
-        return _run(completion_env(agent, depth, None, node, receive), recovery)
+        return _run(agent, completion_env(agent, depth, None, node, receive), recovery)
     except SpellError as inner:
         if provider_origin(error_result(inner)) is not None:
             raise inner from None  # the repair never got a model answer: report the provider (§6.9)

@@ -75,7 +75,7 @@ def read_edn_file(path: str) -> Any:
     """The first form of an EDN file (``OSError`` / ``ReaderError`` on failure)."""
     from ..reader import read_first
 
-    with open(path, encoding="utf-8") as fh:
+    with open(path, encoding="utf-8-sig") as fh:  # a leading byte-order mark is skipped (issue 16.6)
         return read_first(fh.read(), path)
 
 
@@ -123,9 +123,9 @@ def resolve_system_prompt(value: Any, directory: str) -> Optional[str]:
         raise ProfileError(INVALID_SYSTEM, {"system": value})
     target = file_ref if os.path.isabs(file_ref) else os.path.join(directory, file_ref)
     try:
-        with open(target, encoding="utf-8") as fh:
+        with open(target, encoding="utf-8-sig") as fh:
             return fh.read()
-    except OSError as e:
+    except (OSError, UnicodeDecodeError) as e:  # not UTF-8: a profile error, not a traceback
         raise ProfileError("Failed to read system prompt file: %s" % target, {"path": target,
                                                                               "cause": str(e)}) from None
 

@@ -164,7 +164,8 @@ def prepare(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
     if on_error is not None and not callable(on_error):
         raise RunOptionsError(ON_ERROR_NOT_CALLABLE, spell_map(Keyword("type"), Keyword("invalid-run-options"),
                                                                Keyword("on-error"), on_error))
-    effects = EffectContext()
+    limits = _run_limits(options, profile)
+    effects = EffectContext(workspace=limits["workspace"], web_config=limits["web"])
     effects.globals.set(K_ROLES, spell_map(Keyword("main"), SpellMap()))
     trace_dir = _path(options.get("trace-dir"))
     trace = TraceRecorder() if trace_dir is not None else None
@@ -174,7 +175,8 @@ def prepare(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
     state = RunState(effects=effects, context_max_chars=opts_mod.validate_context_limit(options.get("context-max-chars")),
                      depth_limit=options.get("depth"), budget=budget,
                      usage=tracker if isinstance(tracker, UsageTracker) else UsageTracker(), trace=trace,
-                     on_turn=on_turn, log_writer=options.get("log-writer"), on_error=on_error)
+                     on_turn=on_turn, log_writer=options.get("log-writer"), on_error=on_error,
+                     eval_timeout=limits["eval-timeout-sec"], max_collection_size=limits["max-collection-size"])
     def compile_profile(agent_profile: AgentProfile, seen: frozenset[str] = frozenset()) -> Agent:
         """One compiled agent (the main one, or a worker of ``:available-agents``) sharing this run."""
         own_limit = limit if agent_profile is profile else seams.validate_max_consecutive_errors(
@@ -214,6 +216,24 @@ def prepare(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
     state.blocking_namespace = BLOCKING_NAMESPACE
     Coordination(agent, max_edges)  # the run's coordinator, closed when the root returns (§11.1)
     return PreparedRun(agent, state, _root_text(options), trace_dir, options.get("log-writer"))
+
+
+def _run_limits(options: Mapping[str, Any], profile: AgentProfile) -> dict[str, Any]:
+    """Evaluation limits, workspace and web reach (issue 16): a run option (even nil) wins over the
+    agent profile's key of the same name, which wins over the default (agent runs: an evaluation
+    timeout of ``DEFAULT_EVAL_TIMEOUT_SEC``; no workspace; web/ off the private network)."""
+    def pick(key: str, default: Any = None) -> Any:
+        if key in options:
+            return options[key]
+        return profile.get(key) if profile.has(key) else default
+
+    return {
+        "eval-timeout-sec": opts_mod.validate_eval_timeout(pick("eval-timeout-sec",
+                                                                opts_mod.DEFAULT_EVAL_TIMEOUT_SEC)),
+        "max-collection-size": opts_mod.validate_collection_size(pick("max-collection-size")),
+        "workspace": opts_mod.validate_workspace(pick("workspace")),
+        "web": opts_mod.validate_web(pick("web")),
+    }
 
 
 def resolve_model_profile(ref: Any) -> tuple[Provider, Any]:

@@ -14,6 +14,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Final, Union
 
+from spell_runtime.bigdigits import parse_int
 from spell_runtime.data.atoms import LONG_MAX, LONG_MIN, BigInt
 
 from .errors import ReadFailure
@@ -33,13 +34,7 @@ _DIGITS_PER_INT: Final = (0, 0, 30, 19, 15, 13, 11, 11, 10, 9, 9, 8, 8, 8, 8, 7,
 
 def _to_int(digits: str, radix: int = 10) -> int:
     """``int(digits, radix)`` without CPython's 4300-digit limit on string conversion."""
-    if len(digits) <= 4000:
-        return int(digits, radix)
-    value = 0
-    for i in range(0, len(digits), 4000):
-        chunk = digits[i:i + 4000]
-        value = value * radix ** len(chunk) + int(chunk, radix)
-    return value
+    return parse_int(digits, radix)
 
 
 def _long_or_big(value: int) -> int:

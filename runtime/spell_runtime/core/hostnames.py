@@ -16,6 +16,7 @@ from fractions import Fraction
 from math import isnan, trunc
 from typing import Any
 
+from ..bigdigits import int_text
 from ..data.atoms import BigInt, Char, Float32, HostObject, Keyword, Symbol
 from ..data.hashmap import SpellMap, SpellSet
 from ..data.plist import PList
@@ -97,7 +98,7 @@ def _java_number_text(x: Any) -> str:
         from ..printer import pr_str
 
         return pr_str(x)
-    return str(int(x)) if type(x) in (int, BigInt) else str(x)
+    return int_text(x) if type(x) in (int, BigInt) else str(x)
 
 
 def long_cast(x: Any) -> int:
@@ -107,7 +108,7 @@ def long_cast(x: Any) -> int:
         return x  # type: ignore[no-any-return]
     if t is BigInt:
         if not LONG_MIN <= x <= LONG_MAX:
-            raise HostError("Value out of range for long: " + str(int(x)))
+            raise HostError("Value out of range for long: " + int_text(x))
         return int(x)
     if t is float or t is Float32:
         if isnan(x):

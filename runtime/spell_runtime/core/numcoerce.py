@@ -17,6 +17,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Final, cast
 
+from ..bigdigits import parse_int
 from ..data.atoms import BigInt, Char, Float32
 from ..data.fn import is_truthy
 from ..errors import HostError
@@ -157,7 +158,7 @@ def _parse_big_integer(s: str) -> int:
         raise HostError("Illegal embedded sign character")
     if not _INT_TEXT.fullmatch(s):
         raise HostError('For input string: "%s"' % body)
-    return int(s)
+    return -parse_int(body) if s[:1] == "-" else parse_int(body)
 
 
 @builtin("bigdec")
@@ -196,7 +197,7 @@ def rationalize(x: Any) -> Any:
 def _rationalize_decimal(d: Decimal) -> Any:
     sign, digits, exponent = d.as_tuple()
     assert isinstance(exponent, int)
-    unscaled = int("".join(map(str, digits)) or "0") * (-1 if sign else 1)
+    unscaled = parse_int("".join(map(str, digits)) or "0") * (-1 if sign else 1)
     if exponent >= 0:
         return BigInt(unscaled * 10**exponent)
     return norm_ratio(Fraction(unscaled, 10**-exponent))
@@ -225,7 +226,7 @@ def parse_number(x: Any) -> Any:
     text = m.group(0)
     if "." in text:
         return float(text)
-    n = int(text)
+    n = -parse_int(text[1:]) if text[:1] == "-" else parse_int(text)
     if n < _LONG_MIN or n > _LONG_MAX:
         raise HostError('For input string: "%s"' % text)
     return n

@@ -25,6 +25,7 @@ from ..data.pvec import pvector as _pvector
 from ..data.sorted import natural_compare
 from ..data.text import is_bmp
 from ..data.vector import EMPTY_VECTOR, PVector
+from ..limits import check_count
 from .bulk import NO_FAST, filter_fast, map_fast
 from .calling import call_fn, caller
 from .registry import builtin
@@ -133,6 +134,7 @@ def apply_(D: Any, f: Any, *args: Any) -> Any:
         return call_fn(D, f, ())
     spread = list(args[:-1])
     spread.extend(seq_items(args[-1]))
+    check_count(len(spread))
     return call_fn(D, f, tuple(spread))
 
 

@@ -28,6 +28,7 @@ from ..data.plist import PList
 from ..data.pvec import pvector as _pvector
 from ..data.vector import EMPTY_VECTOR, LineVector, PVector
 from ..errors import HostError
+from ..limits import check_count, max_collection_size
 from .calling import caller
 from .hostnames import cast_error, long_cast
 from .registry import builtin
@@ -213,17 +214,32 @@ def _general_range(start: Any, end: Any, step: Any) -> Any:
         return EMPTY_VECTOR
     if not positive and not negative:
         raise HostError("range step must be non-zero")
+    check_count(_estimated_steps(start, end, step))
+    limit = max_collection_size()
     out = []
     v = start
+    # The count is checked again while stepping: floats can stop advancing ((+ 1e300 1) is 1e300).
     if positive:
         while lt(v, end):
             out.append(v)
             v = add(v, step)
+            if len(out) > limit:
+                check_count(len(out))
     else:
         while gt(v, end):
             out.append(v)
             v = add(v, step)
+            if len(out) > limit:
+                check_count(len(out))
     return _pvector(out)
+
+
+def _estimated_steps(start: Any, end: Any, step: Any) -> float:
+    """Roughly how many elements a non-long ``range`` has (to refuse a huge one before building it)."""
+    try:
+        return abs((float(end) - float(start)) / float(step))
+    except (OverflowError, ZeroDivisionError):
+        return float("inf")
 
 
 @builtin("range", host="range")
@@ -239,19 +255,27 @@ def range_(start_or_end: Any, end: Any = ABSENT, step: Any = ABSENT) -> Any:
             if start == end:
                 return EMPTY_VECTOR
             raise HostError("range step must be non-zero")
-        return _pvector(range(start, end, step))
+        r = range(start, end, step)
+        try:
+            size = len(r)
+        except OverflowError:  # more elements than a Python index can count
+            size = max_collection_size() + 1
+        check_count(size)
+        return _pvector(r)
     return _general_range(start, end, step)
 
 
 @builtin("repeat", host="repeat")
 def repeat(n: Any, x: Any) -> Any:
     k = long_cast(n) if n is not None else 0
+    check_count(k)
     return _pvector([x] * k) if k > 0 else EMPTY_VECTOR
 
 
 @builtin("repeatedly", env=True, host="repeatedly")
 def repeatedly(D: Any, n: Any, f: Any) -> Any:
     k = steps(n)
+    check_count(k)
     g = caller(D, f, 0)
     return _pvector([g() for _ in range(k)])
 

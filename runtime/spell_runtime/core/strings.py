@@ -12,10 +12,12 @@ from __future__ import annotations
 import uuid
 from typing import Any, Final, cast
 
+from ..bigdigits import int_text
 from ..data.atoms import Keyword, Symbol
 from ..data.text import from_units, is_bmp, substring, to_units, utf16_len
 from ..data.vector import vec
 from ..errors import HostError, SpellError
+from ..limits import check_text_size
 from .hostcast import cast_error
 from .registry import builtin, member, register_value
 from .registry import namespace as make_namespace
@@ -42,7 +44,13 @@ def str_(*args: Any) -> str:
         return x if type(x) is str else to_str(x)
     if n == 0:
         return ""
-    return "".join([x if type(x) is str else int.__repr__(x) if type(x) is int else to_str(x) for x in args])
+    try:
+        out = "".join([x if type(x) is str else int.__repr__(x) if type(x) is int else to_str(x) for x in args])
+    except ValueError:  # an integer past CPython's digit limit (rare): convert through bigdigits
+        out = "".join([x if type(x) is str else int_text(x) if type(x) is int else to_str(x) for x in args])
+    if len(out) > 16_000_000:
+        check_text_size(len(out))  # a doubling loop ((str s s)) must not exhaust memory
+    return out
 
 
 @builtin("cat", host="cat")

@@ -19,6 +19,8 @@ import re
 import threading
 from typing import Any, ClassVar, Final, Self
 
+from ..bigdigits import int_text
+
 
 class _Named:
     """An interned name with an optional namespace; one object per (namespace, name) per kind."""
@@ -124,7 +126,7 @@ class BigInt(int):
     __slots__ = ()
 
     def __repr__(self) -> str:
-        return "%dN" % int(self)
+        return int_text(self) + "N"
 
 
 class Float32(float):

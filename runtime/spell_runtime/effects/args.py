@@ -14,6 +14,7 @@ import decimal
 import fractions
 from typing import Any, NoReturn, Optional
 
+from ..bigdigits import int_text
 from ..data.atoms import BigInt, Float32, Keyword
 from ..data.hashmap import SpellMap, SpellSet
 from ..data.plist import PList
@@ -78,7 +79,7 @@ def require_map(fn_name: str, opts: Any) -> SpellMap:
 def natural_option(label: str, value: Any) -> str:
     """A count option given as a non-negative integer or a string of digits, as CLI text."""
     if is_integer(value) and value >= 0:
-        return str(int(value))
+        return int_text(value)
     if type(value) is str and value.isascii() and value.isdigit():
         return value
     reject(f"{label} must be a non-negative integer, got {pr(value)}",

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import errno
 import os
+import secrets
 import shutil
 import stat
-import tempfile
 from typing import BinaryIO, Optional
 
 _umask: Optional[int] = None
@@ -41,42 +41,76 @@ def _process_umask() -> int:
     return _umask
 
 
-def write_atomic(path: str, data: bytes | BinaryIO, mode: Optional[int] = None) -> None:
+def write_atomic(path: str, data: bytes | BinaryIO, mode: Optional[int] = None, root: Optional[str] = None) -> None:
     """Replace the content of ``path`` with ``data`` (bytes, or a binary file read to its end) in one step.
 
-    ``mode`` overrides the permission bits (a copy takes its source's). Raises
-    ``OSError`` on failure, naming ``path``.
+    ``mode`` overrides the permission bits (a copy takes its source's). With a
+    workspace ``root`` the target's directory is opened once and checked, and the
+    temporary file is created and renamed relative to that descriptor, so swapping
+    a path component for a symlink after the check cannot send the write outside
+    (issue 16.4, see ``paths``). Raises ``OSError`` on failure, naming ``path``.
     """
+    from .paths import checked_parent
+
     target = os.path.realpath(path)
-    directory = os.path.dirname(target)
     if os.path.isdir(target):
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
-    if mode is None:
-        try:
-            mode = stat.S_IMODE(os.stat(target).st_mode)
-        except FileNotFoundError:
-            mode = 0o666 & ~_process_umask()
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(target) + ".", suffix=".tmp")
+    dfd, name = checked_parent(root, target)
     try:
-        with os.fdopen(fd, "wb") as f:
-            if isinstance(data, bytes):
-                f.write(data)
-            else:
-                shutil.copyfileobj(data, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
+        if mode is None:
+            try:
+                mode = stat.S_IMODE(os.stat(name, dir_fd=dfd).st_mode)
+            except FileNotFoundError:
+                mode = 0o666 & ~_process_umask()
+        tmp, fd = _create_temp(dfd, name)
         try:
-            os.replace(tmp, target)
-        except OSError as e:
-            # Name the file the caller wrote, not our temporary one.
-            raise OSError(e.errno, e.strerror, path) from e
-    except BaseException:
+            with os.fdopen(fd, "wb") as f:
+                if isinstance(data, bytes):
+                    f.write(data)
+                else:
+                    shutil.copyfileobj(data, f)
+                f.flush()
+                os.fchmod(f.fileno(), mode)
+                os.fsync(f.fileno())
+            try:
+                os.replace(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+            except OSError as e:
+                # Name the file the caller wrote, not our temporary one.
+                raise OSError(e.errno, e.strerror, path) from e
+        except BaseException:
+            try:
+                os.unlink(tmp, dir_fd=dfd)
+            except OSError:
+                pass
+            raise
+    finally:
+        os.close(dfd)
+
+
+def _create_temp(dfd: int, name: str) -> tuple[str, int]:
+    """A new ``.<name>.<random>.tmp`` in the directory ``dfd`` (never following a planted link)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    for _ in range(100):
+        tmp = ".%s.%s.tmp" % (name, secrets.token_hex(4))
         try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+            return tmp, os.open(tmp, flags, 0o600, dir_fd=dfd)
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "No usable temporary file name", name)
+
+
+def append_bytes(path: str, data: bytes, root: Optional[str] = None) -> None:
+    """Append ``data`` to ``path`` (created if missing) through its checked directory, link not followed."""
+    from .paths import checked_parent
+
+    dfd, name = checked_parent(root, os.path.realpath(path))
+    try:
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(name, flags, 0o666, dir_fd=dfd)
+        with os.fdopen(fd, "ab") as f:
+            f.write(data)
+    finally:
+        os.close(dfd)
 
 
 def encode_text(text: str) -> bytes:

@@ -24,6 +24,7 @@ from ..data.fn import is_truthy
 from ..data.hashmap import SpellMap
 from ..data.plist import EMPTY, PList, plist
 from ..data.vector import EMPTY_VECTOR, as_pvector, is_vector, vec
+from ..limits import bounded_wait
 from .args import items_of, reject
 from .render import pr
 
@@ -114,7 +115,9 @@ class GlobalsStore:
                     remaining = None if deadline is None else deadline - time.monotonic()
                     if remaining is not None and remaining <= 0:
                         return False
-                    self._cond.wait(remaining)
+                    # Cut to the evaluation's deadline: a thread blocked in a lock wait cannot
+                    # receive the watchdog's exception (spell_runtime.limits).
+                    self._cond.wait(bounded_wait(remaining))
                 state, version = self._state, self._version
         return True
 

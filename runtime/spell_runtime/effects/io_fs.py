@@ -21,7 +21,7 @@ from ..data.vector import vec
 from .args import NO_ARG, given, reject, require_path
 from .atomic import write_atomic
 from .envelope import fail, ok
-from .paths import PathRefused, base_dir, os_message, resolve
+from .paths import PathRefused, base_dir, checked_parent, open_checked, os_message, resolve
 from .render import pr, text
 
 if TYPE_CHECKING:
@@ -128,13 +128,18 @@ def delete(ctx: EffectContext, path: Any) -> SpellMap:
     try:
         if not os.path.lexists(real):
             return fail(f"File not found: {path}")
+        dfd, name = checked_parent(ctx.workspace, real)  # no symlink swap between check and unlink
         try:
             if os.path.isdir(real) and not os.path.islink(real):
-                os.rmdir(real)
+                os.rmdir(name, dir_fd=dfd)
             else:
-                os.unlink(real)
+                os.unlink(name, dir_fd=dfd)
         except OSError:
             return fail(f"Failed to delete (directory not empty?): {path}")
+        finally:
+            os.close(dfd)
+    except PathRefused as e:
+        return fail(e.message)
     except Exception as e:  # noqa: BLE001
         return fail(f"Error deleting: {os_message(e, {real: path})}")
     return ok(path)
@@ -152,8 +157,10 @@ def copy(ctx: EffectContext, src: Any, dest: Any) -> SpellMap:
             return fail(f"Source not found: {src}")
         if os.path.isdir(real_src):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), real_src)
-        with open(real_src, "rb") as f:
-            write_atomic(real_dest, f, mode=os.stat(real_src).st_mode & 0o7777)
+        with os.fdopen(open_checked(ctx, real_src, src), "rb") as f:
+            write_atomic(real_dest, f, mode=os.fstat(f.fileno()).st_mode & 0o7777, root=ctx.workspace)
+    except PathRefused as e:
+        return fail(e.message)
     except Exception as e:  # noqa: BLE001
         return fail(f"Error copying: {os_message(e, shown)}")
     return ok(dest)
@@ -169,8 +176,13 @@ def move(ctx: EffectContext, src: Any, dest: Any) -> SpellMap:
     try:
         if not os.path.lexists(real_src):
             return fail(f"Source not found: {src}")
+        src_dir, src_name = checked_parent(ctx.workspace, real_src)
         try:
-            os.replace(real_src, real_dest)
+            dest_dir, dest_name = checked_parent(ctx.workspace, real_dest)
+            try:  # both directories pinned and checked: no symlink swap between check and rename
+                os.replace(src_name, dest_name, src_dir_fd=src_dir, dst_dir_fd=dest_dir)
+            finally:
+                os.close(dest_dir)
         except OSError as e:
             if e.errno != errno.EXDEV:  # only a move to another file system needs copying
                 raise
@@ -179,6 +191,10 @@ def move(ctx: EffectContext, src: Any, dest: Any) -> SpellMap:
             if os.path.lexists(real_dest) and not os.path.isdir(real_dest):
                 os.unlink(real_dest)
             shutil.move(real_src, real_dest)
+        finally:
+            os.close(src_dir)
+    except PathRefused as e:
+        return fail(e.message)
     except Exception as e:  # noqa: BLE001
         return fail(f"Error moving: {os_message(e, shown)}")
     return ok(dest)

@@ -30,6 +30,7 @@ from ..data.fn import SpellFn, is_truthy
 from ..data.hashmap import SpellMap
 from ..data.plist import plist
 from ..data.vector import vec
+from ..limits import bounded_wait
 from .args import (
     K_ARGS,
     NO_ARG,
@@ -41,6 +42,7 @@ from .args import (
     require_strings,
 )
 from .envelope import envelope, fail
+from .git_args import FORBIDDEN_MESSAGE, split_args
 from .paths import PathRefused, base_dir, resolve
 from .render import pr, string_literal, text
 
@@ -57,6 +59,10 @@ K_TYPE = Keyword("type")
 
 DEFAULT_TIMEOUT = 30
 GIT_ALLOWED = ("blame", "diff", "log", "rev-parse", "show", "status")
+GIT_PREFIX = ("git", "--no-pager", "-c", "core.fsmonitor=false")
+"""No pager, and no fsmonitor hook (a repository's config could name a program to run on ``status``)."""
+GIT_SAFE_OPTIONS = {sub: ("--no-ext-diff", "--no-textconv") for sub in ("diff", "log", "show")}
+"""Never run an external diff or text-conversion program a repository's config names."""
 
 
 def default_timeout(ctx: EffectContext) -> Optional[int]:
@@ -103,11 +109,13 @@ def run(ctx: EffectContext, argv: list[str], timeout: Optional[int]) -> SpellMap
         return envelope(False, "", message, exit=None)
     except Exception as e:  # noqa: BLE001 - e.g. an embedded NUL byte in an argument
         return envelope(False, "", f'Cannot run program "{argv[0]}": {e}', exit=None)
+    wait = bounded_wait(timeout)  # the evaluation's own deadline (spell_runtime.limits) also bounds the wait
     try:
-        out, err = proc.communicate(timeout=timeout)
+        out, err = proc.communicate(timeout=wait)
     except subprocess.TimeoutExpired:
         _kill_group(proc)
-        return envelope(False, "", f"Command timed out after {timeout or 0} seconds", exit=-1)
+        shown = timeout if wait == timeout else math.ceil(wait or 0)
+        return envelope(False, "", f"Command timed out after {shown or 0} seconds", exit=-1)
     except BaseException:
         _kill_group(proc)
         raise
@@ -216,13 +224,23 @@ def grep(ctx: EffectContext, pattern: Any, path: Any, opts: Any = NO_ARG) -> Spe
     for p in patterns:
         grep_argv += ["-e", p]
     if include is not None:
-        argv = ["find", path, "-type", "f", "-name", include, "-exec", *grep_argv, "{}", "+"]
+        argv = ["find", not_an_option(path), "-type", "f", "-name", include, "-exec", *grep_argv, "{}", "+"]
     else:
         argv = [*grep_argv, "--", path]
     result = sh(ctx, shlex.join(argv))
     if result.get(Keyword("exit")) == 1 and result.get(Keyword("err")) is None:
         return envelope(True, result.get(Keyword("out")), None, exit=1)
     return result
+
+
+def not_an_option(path: str) -> str:
+    """``path`` spelled so that ``find`` cannot read it as an expression (issue 16.4).
+
+    ``find`` has no ``--`` for its starting points: ``(io/glob "*.x" "-delete")``
+    would otherwise run ``find -delete …`` and delete the whole tree. ``./-delete``
+    names the same relative path and is never an option.
+    """
+    return "./" + path if path.startswith("-") else path
 
 
 def sort_lines(out: str) -> str:
@@ -238,7 +256,7 @@ def glob(ctx: EffectContext, pattern: Any, path: Any = NO_ARG, opts: Any = NO_AR
     where = "." if path is NO_ARG else path
     require_strings("io/glob: pattern and path", [pattern, where])
     options = require_map("io/glob", None if opts is NO_ARG else opts)
-    argv = ["find", where]
+    argv = ["find", not_an_option(where)]
     if options.contains(K_MAX_DEPTH):
         argv += ["-maxdepth", natural_option("io/glob: :max-depth", options.get(K_MAX_DEPTH))]
     kind = options.get(K_TYPE)
@@ -261,7 +279,16 @@ def git(ctx: EffectContext, subcommand: Any, *args: Any) -> SpellMap:
     sub = text(subcommand)
     if sub not in GIT_ALLOWED:
         return fail(f"git subcommand not allowed: {string_literal(sub)}. Allowed: {', '.join(GIT_ALLOWED)}")
-    return sh(ctx, shlex.join(["git", sub, *(text(a) for a in args)]))
+    given = [text(a) for a in args]
+    refused, _, plain = split_args(sub, given)
+    if refused is not None:
+        return envelope(False, "", FORBIDDEN_MESSAGE % (sub, string_literal(refused)), exit=None)
+    try:
+        for p in plain:  # revisions and paths: whatever could name a file must lie in the workspace
+            resolve(ctx, p)
+    except PathRefused as e:
+        return _refused(e)
+    return sh(ctx, shlex.join([*GIT_PREFIX, sub, *GIT_SAFE_OPTIONS.get(sub, ()), *given]))
 
 
 def sh_test(ctx: EffectContext, command: Any) -> SpellFn:

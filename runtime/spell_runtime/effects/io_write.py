@@ -17,9 +17,9 @@ from ..data.fn import is_truthy
 from ..data.hashmap import SpellMap
 from ..data.vector import vec
 from .args import NO_ARG, is_integer, items_of, reject, require_map, require_path
-from .atomic import decode_for_edit, encode_text, write_atomic
+from .atomic import append_bytes, decode_for_edit, encode_text, write_atomic
 from .envelope import fail, ok
-from .paths import os_message, resolve
+from .paths import PathRefused, open_checked, os_message, resolve
 from .render import pr, string_literal, text
 
 if TYPE_CHECKING:
@@ -38,10 +38,11 @@ def _write(ctx: EffectContext, fn_name: str, path: Any, content: Any, append: bo
         if parent and not os.path.exists(parent):
             os.makedirs(parent, exist_ok=True)
         if append:
-            with open(real, "ab") as f:
-                f.write(data)
+            append_bytes(real, data, ctx.workspace)
         else:
-            write_atomic(real, data)
+            write_atomic(real, data, root=ctx.workspace)
+    except PathRefused as e:
+        return fail(e.message)
     except Exception as e:  # noqa: BLE001 - operational failures are envelopes
         return fail(f"Error writing file: {os_message(e, {real: path})}")
     return ok(path)
@@ -62,8 +63,8 @@ def spit(ctx: EffectContext, path: Any, content: Any, opts: Any = NO_ARG) -> Spe
     return _write(ctx, "io/spit", path, content, is_truthy(options.get(K_APPEND)))
 
 
-def _read_for_edit(real: str) -> str:
-    with open(real, "rb") as f:
+def _read_for_edit(ctx: EffectContext, real: str, path: str) -> str:
+    with os.fdopen(open_checked(ctx, real, path), "rb") as f:
         return decode_for_edit(f.read())
 
 
@@ -84,13 +85,13 @@ def str_replace(ctx: EffectContext, path: Any, old: Any, new: Any, opts: Any = N
     replace_all = is_truthy(options.get(K_ALL))
     real = resolve(ctx, path)
     try:
-        content = _read_for_edit(real)
+        content = _read_for_edit(ctx, real, path)
         count = content.count(old)
         if count == 0:
             return fail(f"String not found in file: {string_literal(old)}")
         if count > 1 and not replace_all:
             return fail(f"String appears {count} times (must be unique): {string_literal(old)}")
-        write_atomic(real, encode_text(content.replace(old, new, -1 if replace_all else 1)))
+        write_atomic(real, encode_text(content.replace(old, new, -1 if replace_all else 1)), root=ctx.workspace)
     except FileNotFoundError:
         return fail(f"File not found: {path}")
     except Exception as e:  # noqa: BLE001
@@ -170,10 +171,10 @@ def replace_lines(ctx: EffectContext, path: Any, a: Any, b: Any = NO_ARG, c: Any
     edits = _parse_edits(a, b, c)
     real = resolve(ctx, path)
     try:
-        err, result = apply_edits(_read_for_edit(real), edits)
+        err, result = apply_edits(_read_for_edit(ctx, real, path), edits)
         if err is not None:
             return fail(err)
-        write_atomic(real, encode_text(result))
+        write_atomic(real, encode_text(result), root=ctx.workspace)
     except FileNotFoundError:
         return fail(f"File not found: {path}")
     except Exception as e:  # noqa: BLE001

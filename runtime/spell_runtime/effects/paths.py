@@ -13,13 +13,23 @@ is made on ``os.path.realpath``, so a symlink inside the workspace that points
 outside is refused just like ``../x``. Paths that do not exist yet (write
 targets) are resolved through their deepest existing ancestor. Shell commands
 (``io/sh``, ``io/exec``) cannot be confined this way; they only start in the
-workspace. The check is a guard against a confused program, not a sandbox
-against a hostile one (a symlink created between check and use can still win).
+workspace.
+
+No symlink-swap window (issue 16.4): a program that can write in the workspace
+could replace a checked directory by a symlink between the check and the use.
+So the check is repeated on what was actually opened: reads re-check the opened
+file descriptor's real path (``open_checked``); writes open the target's
+directory once, check that descriptor, and create, rename or unlink relative to
+it (``checked_parent`` + ``dir_fd``), so a later swap of any path component
+cannot redirect them (a link swapped in as the last component is replaced by
+the rename, not written through).
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:
@@ -63,6 +73,63 @@ def resolve(ctx: EffectContext, path: str, *, follow: bool = True) -> str:
     if not within(root, real):
         raise PathRefused(path)
     return real
+
+
+def _fd_path(fd: int) -> Optional[str]:
+    """The real path of an open descriptor (Linux ``/proc``; None where it cannot be known)."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return None
+
+
+def verify_fd(root: Optional[str], fd: int, path: str, checked: str) -> None:
+    """Refuse (closing ``fd``) when what ``fd`` opened is not inside ``root``.
+
+    Without ``/proc`` the descriptor must be the very file ``checked`` names now
+    (same device and inode), which a swapped link would not be.
+    """
+    if root is None:
+        return
+    actual = _fd_path(fd)
+    if actual is not None:
+        ok = within(root, actual)
+    else:
+        try:
+            a, b = os.fstat(fd), os.stat(checked)
+            ok = (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+        except OSError:
+            ok = False
+    if not ok:
+        os.close(fd)
+        raise PathRefused(path)
+
+
+def open_checked(ctx: EffectContext, real: str, path: str) -> int:
+    """A read-only descriptor for the resolved ``real``, re-checked after opening.
+
+    ``O_NONBLOCK`` keeps a FIFO planted in the workspace from hanging the open
+    (regular files ignore it).
+    """
+    fd = os.open(real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    verify_fd(ctx.workspace, fd, path, real)
+    if stat.S_ISDIR(os.fstat(fd).st_mode):  # what open() would have said, naming the file
+        os.close(fd)
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), real)
+    if hasattr(os, "set_blocking"):
+        os.set_blocking(fd, True)
+    return fd
+
+
+def checked_parent(root: Optional[str], target: str) -> tuple[int, str]:
+    """(descriptor of ``target``'s directory, checked to lie in ``root``; ``target``'s last name).
+
+    The caller closes the descriptor.
+    """
+    directory, name = os.path.split(target)
+    dfd = os.open(directory or ".", os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    verify_fd(root, dfd, target, directory or ".")
+    return dfd, name
 
 
 def within(root: str, real: str) -> bool:

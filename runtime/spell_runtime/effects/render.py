@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Optional
 
+from ..bigdigits import int_text
 from ..data.atoms import BigInt, Char, Keyword, Symbol
 from ..data.hashmap import SpellMap, SpellSet
 from ..data.plist import PList
@@ -69,9 +70,9 @@ def _fallback_pr(v: Any) -> str:
     if t is str:
         return string_literal(v)
     if t is int:
-        return str(v)
+        return int_text(v)
     if t is BigInt:
-        return f"{int(v)}N"
+        return int_text(v) + "N"
     if t is Keyword or t is Symbol:
         return str(v)
     if t is Char:

@@ -17,7 +17,8 @@ Configuration is the spec's default map deep-merged with
 ``EffectContext.web_config``; the reference's optional ``config/web.edn`` is not
 read (the runtime has no EDN reader of its own — hosts pass the map instead).
 Redirects are followed (the reference's Java client stops at a 3xx, which only
-ever produced an unhelpful ``HTTP 301`` for the model).
+ever produced an unhelpful ``HTTP 301`` for the model) — by ``web_guard``, which
+checks every hop against the private network (issue 16.5) and bounds the body.
 """
 
 from __future__ import annotations
@@ -29,11 +30,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Optional
 
 from ..data.atoms import Keyword
+from ..data.fn import is_truthy
 from ..data.hashmap import SpellMap
 from ..data.vector import vec
 from .args import NO_ARG, is_number, items_of, reject, require_map
 from .envelope import ABSENT, K_ERR, K_OK, K_OUT, K_STATUS, envelope, fail, ok
 from .render import pr, text
+from .web_guard import Refused, Response, request, resolve_public
 
 if TYPE_CHECKING:
     from .context import EffectContext
@@ -55,6 +58,7 @@ K_SERPER_URL = Keyword("serper-url")
 K_TITLE = Keyword("title")
 K_URL = Keyword("url")
 K_SNIPPET = Keyword("snippet")
+K_ALLOW_PRIVATE = Keyword("allow-private-network")
 
 USER_AGENT = "spellc-web/0.1"
 JINA_PREFIX = "https://r.jina.ai/"
@@ -127,21 +131,32 @@ def _transport_failure(e: BaseException) -> SpellMap:
     return fail(f"HTTP request failed: {message}")
 
 
+def allows_private_network(cfg: SpellMap) -> bool:
+    """``{:allow-private-network true}`` in the web configuration (the ``:web`` run option)."""
+    return is_truthy(cfg.get(K_ALLOW_PRIVATE))
+
+
+def guarded(method: str, url: str, cfg: SpellMap, headers: dict[str, str],
+            json_body: Any = None) -> tuple[Optional[Response], Optional[SpellMap]]:
+    """(response, None) or (None, failure envelope): every request goes through ``web_guard``."""
+    try:
+        return request(method, url, headers=headers, timeout=_timeout_seconds(cfg),
+                       allow_private=allows_private_network(cfg), json_body=json_body), None
+    except (Refused, ValueError) as e:
+        return None, fail(str(e))
+    except Exception as e:  # noqa: BLE001 - any transport failure is an envelope
+        return None, _transport_failure(e)
+
+
 def http_get(url: str, cfg: SpellMap, accept: str) -> tuple[SpellMap, str]:
     """GET ``url``: the envelope (body text in ``:out``) and the response's content type."""
-    import httpx
-
-    try:
-        with httpx.Client(timeout=_timeout_seconds(cfg), follow_redirects=True) as client:
-            response = client.get(url, headers=_headers(cfg, accept))
-            body = response.text
-    except Exception as e:  # noqa: BLE001 - any transport failure is an envelope
-        return _transport_failure(e), ""
-    status = response.status_code
-    content_type = response.headers.get("content-type", "")
+    response, failure = guarded("GET", url, cfg, _headers(cfg, accept))
+    if response is None:
+        return failure or fail("HTTP request failed"), ""
+    status = response.status
     if 200 <= status <= 299:
-        return ok(body, status=status), content_type
-    return fail(f"HTTP {status} from {url}", out=body, status=status), content_type
+        return ok(response.text, status=status), response.content_type
+    return fail(f"HTTP {status} from {url}", out=response.text, status=status), response.content_type
 
 
 _SCHEME = re.compile(r"https?://.+", re.IGNORECASE | re.DOTALL)
@@ -160,6 +175,9 @@ def normalize_url(url: Any) -> Optional[str]:
     return None
 
 
+FETCH_BACKENDS = ("jina", "raw")
+
+
 def _fetch_with(backend: Keyword, url: str, cfg: SpellMap) -> Optional[SpellMap]:
     """One backend's attempt, or None for a backend this runtime does not know."""
     if backend is Keyword("jina"):
@@ -172,6 +190,23 @@ def _fetch_with(backend: Keyword, url: str, cfg: SpellMap) -> Optional[SpellMap]
         if result.get(K_OK) is True and type(body) is str and looks_like_html(content_type, body):
             return result.assoc(K_OUT, html_to_text(url, body))
         return result
+    return None
+
+
+def _private_target(url: str, cfg: SpellMap) -> Optional[SpellMap]:
+    """A refusal when the page itself is on the private network (whichever backend would fetch it:
+    the reader service would be asked for a page of this machine's network)."""
+    if allows_private_network(cfg):
+        return None
+    import httpx
+
+    try:
+        parsed = httpx.URL(url)
+        resolve_public(parsed.host, parsed.port or 443, False)
+    except Refused as e:
+        return fail(str(e))
+    except Exception:  # noqa: BLE001 - unresolvable here: let the backend report it
+        return None
     return None
 
 
@@ -191,6 +226,11 @@ def fetch(ctx: EffectContext, url: Any, opts: Any = NO_ARG) -> SpellMap:
     backend = _backend_name(options.get(K_BACKEND) or _get_in(cfg, K_FETCH, K_BACKEND, default=Keyword("jina")))
     fb_opt = options.get(K_FALLBACK) if options.contains(K_FALLBACK) else _get_in(cfg, K_FETCH, K_FALLBACK)
     fallback = None if fb_opt is None or fb_opt is False else _backend_name(fb_opt)
+    if backend.name not in FETCH_BACKENDS:
+        return fail(f"Unsupported fetch backend: {backend}")
+    refused = _private_target(target, cfg)
+    if refused is not None:
+        return refused
     primary = _fetch_with(backend, target, cfg)
     if primary is None:
         return fail(f"Unsupported fetch backend: {backend}")
@@ -215,17 +255,13 @@ def serper_backend(query: str, max_results: int, cfg: SpellMap) -> SpellMap:
     key = serper_key(cfg)
     if key is None:
         return fail(SERPER_KEY_MESSAGE)
-    import httpx
-
     url = text(_get_in(cfg, K_SEARCH, K_SERPER_URL, default=SERPER_URL))
     headers = {**_headers(cfg, "application/json"), "X-API-KEY": key}
-    try:
-        with httpx.Client(timeout=_timeout_seconds(cfg), follow_redirects=True) as client:
-            response = client.post(url, headers=headers, json={"q": query, "num": max_results})
-            body = response.text
-    except Exception as e:  # noqa: BLE001
-        return _transport_failure(e)
-    status = response.status_code
+    response, failure = guarded("POST", url, cfg, headers, {"q": query, "num": max_results})
+    if response is None:
+        return failure or fail("HTTP request failed")
+    status = response.status
+    body = response.text
     if not 200 <= status <= 299:
         return fail(f"HTTP {status} from {url}: {body[:200]}", out=body, status=status)
     try:

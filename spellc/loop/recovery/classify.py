@@ -30,7 +30,7 @@ from spell_runtime.printer import display_str
 from spellc.providers.base import ProviderError
 from spellc.reader.errors import ReaderError
 
-from .fault_texts import evaluator_reason, is_argument_text
+from .fault_texts import evaluator_reason, is_argument_text, limit_reason
 from .faults import Fault, fault_for, fault_from_data
 from .messages import FN_CALL_PREFIX
 from .vocab import K_ERR, K_EXPR, K_FAULT, K_RESULT, K_THROWN, K_TYPE
@@ -189,6 +189,9 @@ def _host_fault(message: str, head: Any, origin: Optional[BaseException],
         return fault_for("thrown")  # (throw nil) / (throw false)
     if message.startswith("Wrong number of args"):
         return fault_for("arity")
+    limit = limit_reason(message)
+    if limit is not None:
+        return fault_for(limit)
     if origin is not None:
         stamped = _stamp_of(origin)
         if stamped is not None:

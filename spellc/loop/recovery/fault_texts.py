@@ -66,6 +66,21 @@ _RUNTIME_TEXTS: Final = (
 """Evaluator failures caused by the values or shapes the program used."""
 
 
+LIMIT_TEXTS: Final = {
+    "Evaluation timed out after ": "timeout",
+    "Collection size limit exceeded: ": "resource-limit",
+    "Macro expansion too deep": "resource-limit",
+}
+"""Evaluation limits (spell_runtime.limits); normally stamped, matched here when only text is left."""
+
+
+def limit_reason(message: str) -> Optional[str]:
+    for prefix, reason in LIMIT_TEXTS.items():
+        if message.startswith(prefix):
+            return reason
+    return None
+
+
 def is_argument_text(message: str) -> bool:
     """True when ``message`` is one of the documented argument-misuse texts."""
     return message.startswith(ARGUMENT_TEXTS)
@@ -75,6 +90,9 @@ def evaluator_reason(message: str) -> Optional[str]:
     """The §9.2 reason of an evaluator-produced message (one without a ``Function call failed:`` wrapper)."""
     if message.startswith("Unbound symbol: "):
         return "unbound-symbol"
+    limit = limit_reason(message)
+    if limit is not None:
+        return limit
     if message.startswith("Namespace lookup failed: "):
         return "namespace-lookup"
     if _EFFECT_GATE.match(message):

@@ -37,6 +37,11 @@ REASON_VERDICTS: Final[Mapping[str, Verdict]] = {
     "thrown": "document",
     "expression-runtime": "document",
     "format": "document",
+    # Issue 16.3 (project extension): a limit the program ran into — an evaluation past its
+    # deadline, a collection or macro expansion past its cap. The program chose to loop or
+    # to build that much, so re-emitting different code can fix it: a document fault.
+    "timeout": "document",
+    "resource-limit": "document",
     "provider": "environment",
     "host-function": "environment",
     "budget-exceeded": "environment",

@@ -12,9 +12,9 @@ the symbols of the failure again.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Final, Optional
 
-from spell_runtime.data import Keyword, PList, SpellMap, is_vector, plist, spell_map
+from spell_runtime.data import Keyword, PList, SpellMap, is_vector, plist, spell_map, vec
 from spell_runtime.printer import pr_str
 
 from .prompt import RECOVERY_PROMPT
@@ -68,12 +68,34 @@ def error_text(result: SpellMap) -> str:
     return pr_str(err)
 
 
+ERROR_TEXT_CHARS: Final = 4_000
+"""How much of an error message ``_error`` shows (issue 16.3): the head and tail of a longer one,
+clipped by the snapshot renderer with its usual omission marker. A message can hold whole values
+(``(throw (ex-info (slurp f) {}))``, a 435 KB macro expansion failure); sent whole, every recovery
+prompt would carry it."""
+
+TRACE_ENTRIES: Final = 40
+"""Call-path entries ``_error`` shows; deep recursion keeps the innermost ones."""
+
+
+def bounded_message(message: str) -> str:
+    """``message`` clipped by the snapshot renderer to about ``ERROR_TEXT_CHARS`` characters."""
+    if len(message) <= ERROR_TEXT_CHARS:
+        return message
+    from spell_runtime.snapshot.display import snapshot
+
+    clipped = snapshot(message, ERROR_TEXT_CHARS).value
+    return clipped if type(clipped) is str else message[:ERROR_TEXT_CHARS]
+
+
 def error_map(message: str, failed: Any, trace: Any, fault: Optional[Fault]) -> SpellMap:
     """``{:error m :in (quote f) :trace (quote t) :reason r}``, each optional entry only when it applies."""
-    pairs: list[tuple[Any, Any]] = [(K_ERROR, message)]
+    pairs: list[tuple[Any, Any]] = [(K_ERROR, bounded_message(message))]
     if failed is not None:
         pairs.append((K_IN, quoted(failed)))
     if trace is not None and (is_vector(trace) or type(trace) is PList) and len(trace):
+        if len(trace) > TRACE_ENTRIES:
+            trace = vec(list(trace)[:TRACE_ENTRIES])
         pairs.append((K_TRACE, quoted(trace)))
     if fault is not None:
         pairs.append(reason_entry(fault))

@@ -107,10 +107,12 @@ def member(ctx: EffectContext, name: str) -> Callable[..., Any]:
 
 
 RAW = spell_map(K("backend"), K("raw"))
+LOOPBACK_OK = spell_map(K("allow-private-network"), True)
+"""The test server listens on 127.0.0.1, which web/ refuses unless the run allows the private network."""
 
 
 def test_fetch_html_as_text_with_status(server: str) -> None:
-    with EffectContext() as ctx:
+    with EffectContext(web_config=LOOPBACK_OK) as ctx:
         env = member(ctx, "fetch")(server + "/page", RAW)
     assert keys(env) == [":ok", ":status", ":out", ":err"]
     assert field(env, "ok") is True and field(env, "status") == 200 and field(env, "err") is None
@@ -118,13 +120,13 @@ def test_fetch_html_as_text_with_status(server: str) -> None:
 
 
 def test_fetch_plain_text_is_returned_as_is_after_redirect(server: str) -> None:
-    with EffectContext() as ctx:
+    with EffectContext(web_config=LOOPBACK_OK) as ctx:
         env = member(ctx, "fetch")(server + "/redirect", RAW)
     assert field(env, "out") == "just text\n\u00e9" and field(env, "status") == 200
 
 
 def test_fetch_http_error_keeps_status_and_body(server: str) -> None:
-    with EffectContext() as ctx:
+    with EffectContext(web_config=LOOPBACK_OK) as ctx:
         env = member(ctx, "fetch")(server + "/missing", spell_map(K("backend"), K("raw"),
                                                                     K("fallback-backend"), None))
     assert keys(env) == [":ok", ":status", ":out", ":err"]
@@ -133,7 +135,7 @@ def test_fetch_http_error_keeps_status_and_body(server: str) -> None:
 
 
 def test_fetch_transport_failure_and_timeout(server: str) -> None:
-    cfg = spell_map(K("fetch"), spell_map(K("timeout-ms"), 300))
+    cfg = spell_map(K("fetch"), spell_map(K("timeout-ms"), 300), K("allow-private-network"), True)
     with EffectContext(web_config=cfg) as ctx:
         refused = member(ctx, "fetch")(f"http://127.0.0.1:{closed_port()}/x", RAW)
         slow = member(ctx, "fetch")(server + "/slow", RAW)
@@ -159,7 +161,7 @@ def test_normalize_url() -> None:
 
 def test_jina_primary_then_raw_fallback(server: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(web, "JINA_PREFIX", server + "/jina/")
-    with EffectContext() as ctx:
+    with EffectContext(web_config=LOOPBACK_OK) as ctx:
         fetch = member(ctx, "fetch")
         env = fetch(server + "/page")
         assert field(env, "out") == f"Title: from jina\n{server}/page"
@@ -221,17 +223,19 @@ def test_search_with_pluggable_backend_clamps_results() -> None:
 
 
 def test_serper_backend_over_http(server: str) -> None:
-    cfg = spell_map(K("search"), spell_map(K("serper-url"), server + "/serper", K("serper-api-key"), "test-key"))
+    cfg = spell_map(K("search"), spell_map(K("serper-url"), server + "/serper", K("serper-api-key"), "test-key"),
+                    K("allow-private-network"), True)
     with EffectContext(web_config=cfg) as ctx:
         env = member(ctx, "search")("clojure", spell_map(K("max-results"), 3))
         assert field(env, "ok") is True and field(env, "status") == 200
         assert [r.get(K("url")) for r in field(env, "out")] == ["https://e.com/0", "https://e.com/1",
                                                                  "https://e.com/2"]
     bad = spell_map(K("search"), spell_map(K("serper-url"), server + "/serper-bad-json",
-                                           K("serper-api-key"), "test-key"))
+                                           K("serper-api-key"), "test-key"), K("allow-private-network"), True)
     with EffectContext(web_config=bad) as ctx:
         assert field(member(ctx, "search")("x"), "err").startswith("Invalid JSON response: ")
-    wrong = spell_map(K("search"), spell_map(K("serper-url"), server + "/serper", K("serper-api-key"), "nope"))
+    wrong = spell_map(K("search"), spell_map(K("serper-url"), server + "/serper", K("serper-api-key"), "nope"),
+                      K("allow-private-network"), True)
     with EffectContext(web_config=wrong) as ctx:
         env = member(ctx, "search")("x")
         assert field(env, "status") == 403 and field(env, "err") == f"HTTP 403 from {server}/serper: bad key"

@@ -1,0 +1,339 @@
+"""Evaluation limits for model-written code (issue 16.3): a wall-clock deadline per
+evaluation, a cap on collections built from counts, a cap on nested macro expansion.
+
+A limit hit is a Spell error the model can fix, so each is stamped as a *document*
+fault (runtime.md §9.2, project reasons ``:timeout`` and ``:resource-limit``) and the
+turn loop gives the model a recovery turn; effects already run are not replayed (the
+pipeline's effect count, §9.6-3, sees them).
+
+The deadline — why a watchdog and not an emitted check
+------------------------------------------------------
+Two designs were weighed. (a) The compiler emits a clock check at every loop
+iteration and call; (b) a watchdog thread raises an *asynchronous exception*
+(``PyThreadState_SetAsyncExc``) in the evaluating thread when its deadline passes.
+(a) costs on every iteration of every compiled loop (a global load, a call to
+``time.monotonic`` or a counter decrement, a compare) — several percent on the tight
+kernels of ``benchmarks/kernels.py`` — and touches the back end. (b) costs nothing in
+compiled code (CPython already polls its "eval breaker" at backward jumps and calls,
+which is where the pending exception is raised) and one registration per evaluation.
+We chose (b).
+
+What an interruption can leave, and why that is safe:
+
+* ``EvalTimeout`` derives from ``BaseException``. Compiled handlers pass non-``Exception``
+  signals through untouched (``support.conv``), and Spell ``catch`` only catches
+  ``SpellError``, so a model's ``try`` cannot swallow its own timeout.
+* Every ``finally`` on the way out still runs: dynamic bindings (restored by
+  try/finally in compiled fns), ``with lock:`` blocks and the effect context's
+  bookkeeping unwind normally. The exception can land *between* two bytecodes of such
+  a cleanup, cutting it short; the only state that can be left half-restored is the
+  evaluation environment ``D`` of the evaluation being abandoned, which the turn loop
+  never evaluates in again (each completion is re-evaluated in a fresh env). Locks
+  are taken with ``with`` (acquire and handler setup are not separated by an eval
+  breaker check), so none is left held.
+* The exception is raised when the deadline passes and again every
+  ``REFIRE_SECONDS`` until the evaluation has ended (a single shot can be replaced
+  by another exception raised while it unwinds, e.g. a ``RecursionError`` caught by
+  a Spell ``catch``). ``_Watch.finish`` retires the deadline under the watchdog's
+  lock and withdraws a shot still pending, so none surfaces in the caller's code.
+* It is only delivered between bytecodes: a blocking C call (a subprocess wait, a
+  socket read, ``time.sleep``) is not interrupted. Blocking effects therefore bound
+  their own waits by ``remaining()`` (``io/sh`` and friends, ``web/``), and long
+  integer text conversions are split into short pieces (``bigdigits``).
+
+Known cost of asynchronous delivery: a shot can also land in a garbage-collection
+callback (a ``weakref.finalize`` or ``__del__``) that happens to run on the evaluating
+thread; Python prints it as "Exception ignored" and that callback's work is cut short
+(the next shot still stops the evaluation).
+
+Nesting: a nested evaluation on the same thread (a child completion evaluated while
+its parent waits in ``!llm-self``) pauses the parent's clock and runs under its own
+deadline; model calls pause the clock too (``paused()``): the limit bounds program
+evaluation, not provider latency. Futures run on their own threads without a deadline.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import TracebackType
+from typing import Any, Final, Optional
+
+from .data.atoms import Keyword
+from .errors import HostError, SpellError
+
+DEFAULT_MAX_COLLECTION_SIZE: Final = 10_000_000
+"""Elements a builtin may build from a count (``range``, ``repeat``, ``repeatedly``, ``apply``):
+large enough for any reasonable program (a 10⁷-element vector is ~400 MB), small enough that a
+runaway like ``(range 1e300 1e301)`` fails at once instead of exhausting memory."""
+
+MAX_MACRO_DEPTH: Final = 200
+"""User macro expansions nested inside one another (a macro whose expander calls itself)."""
+
+K_FAULT: Final = Keyword("fault", "spell")
+K_REASON: Final = Keyword("reason", "spell")
+TIMEOUT_REASON: Final = Keyword("timeout")
+RESOURCE_REASON: Final = Keyword("resource-limit")
+DOCUMENT: Final = Keyword("document")
+
+TIMED_OUT: Final = "Evaluation timed out after %s s"
+COLLECTION_LIMIT: Final = "Collection size limit exceeded: %s"
+MACRO_TOO_DEEP: Final = "Macro expansion too deep"
+
+
+REFIRE_SECONDS: Final = 0.2
+"""After a deadline passes, the exception is raised again this often until the evaluation has
+ended: an exception raised while another one unwinds (a ``RecursionError`` in a handler, a
+``finally`` that fails) replaces it, so one shot alone could be lost and the loop go on."""
+
+
+class EvalTimeout(BaseException):
+    """Raised asynchronously in an evaluating thread whose deadline passed (never caught by Spell)."""
+
+
+class CollectionLimitError(HostError):
+    """A builtin was asked to build more elements than the run allows."""
+
+
+def stamped(err: SpellError, reason: Keyword) -> SpellError:
+    """``err`` stamped as a document fault with ``reason`` (runtime.md §9.1)."""
+    err.extra[K_FAULT] = DOCUMENT
+    err.extra[K_REASON] = reason
+    return err
+
+
+def seconds_text(seconds: float) -> str:
+    return str(int(seconds)) if float(seconds).is_integer() else repr(float(seconds))
+
+
+# -- per-thread settings --------------------------------------------------------------------
+
+
+class _ThreadLimits(threading.local):
+    max_collection: int = DEFAULT_MAX_COLLECTION_SIZE
+    macro_depth: int = 0
+
+    def __init__(self) -> None:
+        self.watches: list[_Watch] = []
+
+
+_local = _ThreadLimits()
+
+
+def max_collection_size() -> int:
+    return _local.max_collection
+
+
+def check_count(n: Any) -> None:
+    """Refuse to build ``n`` elements when ``n`` is over this thread's collection limit."""
+    limit = _local.max_collection
+    if n > limit:
+        raise CollectionLimitError(COLLECTION_LIMIT % limit)
+
+
+def check_text_size(chars: int) -> None:
+    """Strings built by joining get ten characters per allowed element (100 MB by default)."""
+    limit = _local.max_collection * 10
+    if chars > limit:
+        raise CollectionLimitError(COLLECTION_LIMIT % limit)
+
+
+@contextmanager
+def collection_limit(limit: Optional[int]) -> Iterator[None]:
+    """Run the block with a collection size limit (None: keep the current one)."""
+    if limit is None:
+        yield
+        return
+    old = _local.max_collection
+    _local.max_collection = limit
+    try:
+        yield
+    finally:
+        _local.max_collection = old
+
+
+@contextmanager
+def macro_level(form: Any) -> Iterator[None]:
+    """One level of user macro expansion; too many nested levels is a Spell error."""
+    if _local.macro_depth >= MAX_MACRO_DEPTH:
+        raise stamped(SpellError(MACRO_TOO_DEEP, form), RESOURCE_REASON)
+    _local.macro_depth += 1
+    try:
+        yield
+    finally:
+        _local.macro_depth -= 1
+
+
+def is_limit_error(e: BaseException) -> bool:
+    return isinstance(e, SpellError) and e.extra.get(K_REASON) in (TIMEOUT_REASON, RESOURCE_REASON)
+
+
+# -- the deadline ---------------------------------------------------------------------------
+
+_set_async_exc = ctypes.pythonapi.PyThreadState_SetAsyncExc
+_set_async_exc.argtypes = [ctypes.c_ulong, ctypes.py_object]
+_set_async_exc.restype = ctypes.c_int
+_clear_async_exc = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p)(
+    ("PyThreadState_SetAsyncExc", ctypes.pythonapi))
+
+
+class _Watch:
+    """One evaluation's deadline on one thread."""
+
+    __slots__ = ("thread_id", "seconds", "expires", "remaining", "fired", "done", "refire_at")
+
+    def __init__(self, seconds: float) -> None:
+        self.thread_id = threading.get_ident()
+        self.seconds = seconds
+        self.expires: Optional[float] = time.monotonic() + seconds
+        self.remaining = seconds
+        self.fired = False
+        self.done = False
+        self.refire_at = 0.0
+
+
+class _Watchdog:
+    """One daemon thread for the whole process, sleeping until the earliest live deadline."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        self._watches: list[_Watch] = []
+        self._thread: Optional[threading.Thread] = None
+
+    def add(self, w: _Watch) -> None:
+        with self._cond:
+            self._watches.append(w)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._loop, name="spell-eval-watchdog", daemon=True)
+                self._thread.start()
+            self._cond.notify()
+
+    def pause(self, w: _Watch) -> None:
+        with self._cond:
+            if w.expires is not None:
+                w.remaining = max(0.0, w.expires - time.monotonic())
+                w.expires = None
+
+    def resume(self, w: _Watch) -> None:
+        with self._cond:
+            if w.expires is None and not w.done:
+                w.expires = time.monotonic() + w.remaining
+                self._cond.notify()
+
+    def finish(self, w: _Watch) -> None:
+        """Retire ``w``; a timeout fired but not yet raised is withdrawn (it must not escape)."""
+        with self._cond:
+            if w.done:
+                return
+            w.done = True
+            if w in self._watches:
+                self._watches.remove(w)
+            if w.fired:
+                _clear_async_exc(w.thread_id, None)
+
+    def _loop(self) -> None:
+        with self._cond:
+            while True:
+                now = time.monotonic()
+                wake: Optional[float] = None
+                for w in self._watches:
+                    if w.expires is None:
+                        continue
+                    due = w.refire_at if w.fired else w.expires
+                    if due <= now:
+                        w.fired = True
+                        w.refire_at = now + REFIRE_SECONDS
+                        _set_async_exc(w.thread_id, EvalTimeout)
+                        due = w.refire_at
+                    if wake is None or due < wake:
+                        wake = due
+                self._cond.wait(None if wake is None else wake - now)
+
+
+_WATCHDOG: Final = _Watchdog()
+
+
+def remaining() -> Optional[float]:
+    """Seconds left before this thread's current evaluation times out (None: no deadline)."""
+    if not _local.watches:
+        return None
+    w = _local.watches[-1]
+    if w.expires is None:
+        return w.remaining
+    return max(0.0, w.expires - time.monotonic())
+
+
+def bounded_wait(timeout: Optional[float]) -> Optional[float]:
+    """A blocking wait's timeout cut to the time this evaluation has left (None: unbounded)."""
+    left = remaining()
+    if left is None:
+        return timeout
+    # A little past the deadline, so the watchdog's exception (not the wait's own timeout) reports it.
+    left += 0.05
+    return left if timeout is None or timeout <= 0 else min(timeout, left)
+
+
+@contextmanager
+def deadline(seconds: Optional[float]) -> Iterator[None]:
+    """Bound the block by ``seconds`` of wall-clock time (None: no bound); a timeout becomes the Spell
+    error ``Evaluation timed out after N s`` (document fault, reason ``:timeout``)."""
+    if seconds is None:
+        yield
+        return
+    outer = _local.watches[-1] if _local.watches else None
+    if outer is not None:
+        _WATCHDOG.pause(outer)
+    w = _Watch(seconds)
+    _local.watches.append(w)
+    _WATCHDOG.add(w)
+    try:
+        try:
+            yield
+        finally:
+            _WATCHDOG.finish(w)
+    except EvalTimeout:
+        _WATCHDOG.finish(w)
+        if not w.fired:
+            raise  # not ours (cannot happen while outer deadlines are paused; kept for safety)
+        err = stamped(SpellError(TIMED_OUT % seconds_text(seconds)), TIMEOUT_REASON)
+        err.position = _spell_position(sys.exc_info()[2])
+        raise err from None
+    finally:
+        _local.watches.remove(w)
+        if outer is not None:
+            _WATCHDOG.resume(outer)
+
+
+def _spell_position(tb: Optional[TracebackType]) -> Optional[tuple[int, int, int, int]]:
+    """Where the evaluation was when it was interrupted: the innermost frame of compiled Spell
+    code (its file name is the Spell source's, not a ``.py`` file) mapped through ``co_positions``."""
+    found: Optional[tuple[int, int, int, int]] = None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if not code.co_filename.endswith(".py"):
+            positions = list(code.co_positions())
+            index = tb.tb_lasti // 2
+            if 0 <= index < len(positions):
+                line, end_line, col, end_col = positions[index]
+                if line is not None:
+                    found = (line, col or 0, end_line or line, end_col or 0)
+        tb = tb.tb_next
+    return found
+
+
+@contextmanager
+def paused() -> Iterator[None]:
+    """Stop this thread's evaluation clock for the block (a model call, a child completion)."""
+    w = _local.watches[-1] if _local.watches else None
+    if w is None:
+        yield
+        return
+    _WATCHDOG.pause(w)
+    try:
+        yield
+    finally:
+        _WATCHDOG.resume(w)
