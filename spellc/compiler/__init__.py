@@ -4,7 +4,7 @@ Units. A top-level form compiles to a *unit*: a Python function ``unit(D, U)``
 that evaluates the form in binding table ``D`` and appends to ``U`` the undo
 entries of the definitions that escape it (see ``spell_runtime.context``).
 
-Caching. Units are cached by the form's printed text, the source name and the
+Caching. Units are cached by the form's printed text, its span, the source name and the
 compiler epoch of ``analyze.bound`` (which changes only when code binds a core
 builtin name for the first time); a re-evaluated program therefore compiles
 only forms whose text is new. Bodies of ``fn`` forms are compiled with their
@@ -133,7 +133,10 @@ def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[
     key_text = (source.text_of(span_of(form)) if source is not None else None) or pr_str(form)
     if via_source:
         source_name += " (via source)"
-    key = (key_text, source_name + (" +inc" if incremental else ""), bound.EPOCH[0])
+    # The form's span is part of the key: positions are compiled into the unit (co_positions, the
+    # call-form table), so the same text standing at another place must not reuse a unit whose
+    # errors would name the first place's line and column.
+    key = (key_text, source_name + (" +inc" if incremental else "") + "@%r" % (span_of(form),), bound.EPOCH[0])
     unit = _unit_cache.get(key)
     if unit is not None and (not incremental or _unit_forms.get(key) is form):
         return unit
