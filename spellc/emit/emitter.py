@@ -1102,6 +1102,10 @@ class Emitter:
         rest_eval = [P.is_not(e_, P.name(H.NOTHING)) for e_, _, _ in ops[1:] if isinstance(e_, ast.NamedExpr)]
         readers = [r for _, r, _ in ops]
         slow = P.callname(H.op(op), *readers)
+        if isinstance(args[0], ast.Constant):
+            # A literal collection operand (nil, a number, a string) never passes the inline type test,
+            # and inlining it would write e.g. ``None[0]``, which CPython's compiler warns about.
+            return slow
         if op == "count":
             test: ast.expr = P.is_(P.callname("type", c_eval), P.name(H.PVECTOR))
             return P.ifexp(test, P.callname("len", c), slow)

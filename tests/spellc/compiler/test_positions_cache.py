@@ -21,3 +21,4 @@ def test_the_same_text_at_another_line_reports_its_own_line() -> None:
     assert first is not None and later is not None
     assert first[0] == 1 and later[0] == 3
     assert later[1] == first[1] + 2  # the same call, two columns further right
+
