@@ -68,58 +68,26 @@ def read_command(file: str, positions: bool) -> None:
         _out(printed)
 
 
-def _add_run_command() -> None:
-    """``spellc run`` lives in ``cli_run`` (the turn loop's command); it imports only click at module level."""
-    from .cli_run import run_command
-
-    main.add_command(run_command)
-
-
-_add_run_command()
-
-
-def _add_compile_commands() -> None:
-    """``spellc eval`` and ``spellc build`` live in ``cli_compile`` (they import the compiler only when run)."""
-    from .cli_compile import build_command, eval_command
-
-    main.add_command(eval_command)
-    main.add_command(build_command)
+_COMMAND_MODULES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("cli_run", ("run_command",)),                                    # the turn loop
+    ("cli_compile", ("eval_command", "build_command")),               # compiler imported when run
+    ("cli_test", ("test_command",)),                                  # Spell tests under pytest
+    ("cli_check", ("check_command",)),
+    ("cli_repl", ("repl_command",)),
+    ("cli_batch", ("benchmark_api_command", "batch_command")),         # issue 17
+    ("cli_package", ("package_command", "agents_group")),             # packages.md §3
+)
+"""Each command lives in its own module, which imports only click and the standard library at module
+level (everything heavy is imported when the command runs), so registering them all costs little."""
 
 
-_add_compile_commands()
+def _add_commands() -> None:
+    from importlib import import_module
+
+    for module_name, attributes in _COMMAND_MODULES:
+        module = import_module("." + module_name, __package__)
+        for attribute in attributes:
+            main.add_command(getattr(module, attribute))
 
 
-def _add_tooling_commands() -> None:
-    """``spellc test``, ``check`` and ``repl`` live in their own modules (click only at module level)."""
-    from .cli_check import check_command
-    from .cli_repl import repl_command
-    from .cli_test import test_command
-
-    main.add_command(test_command)
-    main.add_command(check_command)
-    main.add_command(repl_command)
-
-
-_add_tooling_commands()
-
-
-def _add_batch_commands() -> None:
-    """``spellc benchmark-api`` and ``spellc batch`` live in ``cli_batch`` (issue 17; they import ``spellc.batch`` when run)."""
-    from .cli_batch import batch_command, benchmark_api_command
-
-    main.add_command(benchmark_api_command)
-    main.add_command(batch_command)
-
-
-_add_batch_commands()
-
-
-def _add_package_commands() -> None:
-    """``spellc package`` and ``spellc agents`` live in ``cli_package`` (packages.md §3)."""
-    from .cli_package import agents_group, package_command
-
-    main.add_command(package_command)
-    main.add_command(agents_group)
-
-
-_add_package_commands()
+_add_commands()
