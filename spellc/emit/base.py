@@ -1,0 +1,310 @@
+"""The emitter's shared core: its state, fresh names and constants, expression dispatch, nesting.
+
+Every concern module (``scopes``, ``values``, ``natives``, ``calls``) is a mixin over
+``EmitterBase``; ``emitter.Emitter`` composes them. Dispatch is by IR class name: ``expr`` calls
+``e_<Kind>``, whichever mixin defines it.
+
+Each IR node is emitted as a ``Result``: statements that must run first plus an
+expression for its value (Hy's compiler does the same). Expressions are kept
+whole wherever possible — ``IfExp`` for a pure ``if``, walrus temporaries for
+call arguments — and only constructs that need statements (``let``, ``loop``,
+``try``, body sequences that can fail) are lifted; when a later argument has
+statements, the earlier ones are first stored in temporaries so that Spell's
+left-to-right evaluation order holds.
+
+Nesting (issue 16 item 1): CPython refuses more than 20 nested blocks per function
+and ``spellc build`` text must stay inside the tokenizer's 100 indents and 200
+brackets, so deep constructs are outlined into module-level functions
+(``_outline``) and deep expressions continue from temporaries (``EXPR_BUDGET``).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from collections.abc import Callable
+from typing import Any, Optional
+
+from spell_runtime.abi import L, helper_names
+from spell_runtime.data import Symbol
+
+from ..analyze import ir
+from . import pyast as P
+
+Pos = tuple[int, int, int, int]
+
+
+class Result:
+    """Statements that must run first, and an expression for the value (Hy's ``Result``)."""
+
+    __slots__ = ("stmts", "expr")
+
+    def __init__(self, stmts: list[ast.stmt], expr: ast.expr) -> None:
+        self.stmts = stmts
+        self.expr = expr
+
+
+class Scope:
+    """A construct whose ``def``s are undone when it exits (fn body, let, loop, for, unit)."""
+
+    __slots__ = ("undo", "always_list", "used")
+
+    def __init__(self, undo: str, always_list: bool = False) -> None:
+        self.undo = undo
+        self.always_list = always_list
+        self.used = False
+
+
+class Tail:
+    """How a tail value leaves: ``return`` (function body / unit) or store-and-break (loop)."""
+
+    __slots__ = ("kind", "result_var", "recur_vars", "recur_tuple_var", "fn_arity", "fn_form", "uses_tuple_path",
+                 "loop_scope", "jumps", "fn_name", "private_patterns")
+
+    def __init__(self, kind: str, result_var: str = "", recur_vars: Optional[list[str]] = None,
+                 recur_tuple_var: str = "", fn_arity: int = -1, fn_form: Any = None,
+                 loop_scope: Optional[Scope] = None, fn_name: str = "") -> None:
+        self.kind = kind  # "return" | "loop"
+        self.result_var = result_var
+        self.recur_vars: list[str] = recur_vars if recur_vars is not None else []
+        self.recur_tuple_var = recur_tuple_var
+        self.fn_arity = fn_arity
+        self.fn_form = fn_form
+        self.uses_tuple_path = False
+        self.loop_scope = loop_scope
+        self.jumps = False
+        self.fn_name = fn_name
+        self.private_patterns: Optional[tuple[Any, ...]] = None
+
+
+class FnInfo:
+    """Facts about the compiled Python function being emitted."""
+
+    __slots__ = ("is_fn", "static_refs")
+
+    def __init__(self, is_fn: bool) -> None:
+        self.is_fn = is_fn
+        self.static_refs = False  # refers to builtins directly: must re-check the binding epoch
+
+
+class EmitterBase:
+    """State shared by the concern mixins while one compiled module is emitted."""
+
+    def __init__(self) -> None:
+        self.consts: dict[str, Any] = {}
+        self._const_ids: dict[int, str] = {}
+        self.table: dict[tuple[int, int, int, int], Any] = {}
+        self._used_pos: set[tuple[int, int, int, int]] = set()
+        self._n = 0
+        self._nfn = 0
+        self.functions: list[ast.stmt] = []
+        # The binding epoch compiled bodies check against; a module written to disk (spellc build)
+        # starts in a fresh process, where the epoch starts at 0.
+        self.epoch_base: Optional[int] = None
+        # The local holding the value a symbol had before the innermost scope that saved it.
+        self.saved_var: dict[Symbol, str] = {}
+        # Names bound privately (Python locals) in the scopes being emitted: symbol -> local name.
+        self.private: dict[Symbol, str] = {}
+        # Python locals / expressions known to hold longs (see analyze.privacy.int_loop_vars).
+        self.int_vars: set[str] = set()
+        self.int_exprs: set[int] = set()
+        # True while emitting inside a body sequence whose handler marks the failing element: the
+        # outermost marking in a Python function wins (support.seq_fail), so sequences nested in it
+        # need no handler and no element counter of their own.
+        self.marking = False
+        # Statically nested blocks (try, while, for) around the code being emitted in the current
+        # Python function: CPython refuses more than 20, so past BLOCK_BUDGET a construct that
+        # opens blocks is emitted as a nested function of its own (see ``_outline``).
+        self.blocks = 0
+        # Indentation levels (any nested statement body) and expression nesting, which bound the
+        # text ``spellc build`` writes: Python's tokenizer allows 100 indents and 200 open brackets.
+        self.indent = 0
+        self.edepth = 0
+        self.bound_cache: dict[int, tuple[Any, frozenset[Symbol]]] = {}  # analyze.privacy.bound_inside
+
+    # ------------------------------------------------------------------ names and constants
+    def tmp(self, prefix: str = "_t") -> str:
+        """A fresh local name; numbered per Python function (``_fn`` names are module-wide)."""
+        if prefix == "_fn":
+            self._nfn += 1
+            return "_fn%d" % self._nfn
+        self._n += 1
+        return "%s%d" % (prefix, self._n)
+
+    def const(self, value: Any) -> ast.expr:
+        """An expression for ``value``: a literal when Python's literal has the same type, else a named constant."""
+        t = type(value)
+        if value is None or t is bool or t is str or (t is int) or t is float:
+            if t is float and (value != value or value in (float("inf"), float("-inf"))):
+                pass
+            else:
+                return P.const(value)
+        key = id(value)
+        nm = self._const_ids.get(key)
+        if nm is None or self.consts.get(nm) is not value:
+            nm = "_k%d" % len(self.consts)
+            self.consts[nm] = value
+            self._const_ids[key] = nm
+        return P.name(nm)
+
+    def helper(self, nm: str) -> ast.expr:
+        return P.name(nm)
+
+    def call_pos(self, form: Any, pos: Optional[Pos]) -> Pos:
+        """A position unique in this module for a call site, recorded with its form."""
+        line, col, eline, ecol = pos if pos is not None else (1, 0, 1, 0)
+        while (line, eline, col, ecol) in self._used_pos:
+            ecol += 1
+        self._used_pos.add((line, eline, col, ecol))
+        self.table[(line, eline, col, ecol)] = form
+        return (line, col, eline, ecol)
+
+    # ------------------------------------------------------------------ dispatch
+    def expr(self, node: ir.Node, scope: Scope, info: FnInfo) -> Result:
+        if self._too_deep(node):
+            with P.at(node.pos):
+                return self._outline(lambda: self._parts(self.expr(node, scope, info)), scope)
+        if self.edepth >= EXPR_BUDGET and type(node) not in _LEAVES:
+            # Deep expressions continue from a temporary (a statement): ``exprs_in_order`` and
+            # every construct already keep evaluation order and short circuits around statements.
+            saved, self.edepth = self.edepth, 0
+            try:
+                deep = self.expr(node, scope, info)
+            finally:
+                self.edepth = saved
+            t = self.tmp("_h")
+            with P.at(node.pos):
+                return Result(deep.stmts + [P.assign(t, deep.expr)], P.name(t))
+        method = getattr(self, "e_" + type(node).__name__)
+        self.edepth += 1
+        try:
+            with P.at(node.pos):
+                res: Result = method(node, scope, info)
+        finally:
+            self.edepth -= 1
+        return res
+
+    def _too_deep(self, node: ir.Node) -> bool:
+        t = type(node)
+        return ((self.blocks >= BLOCK_BUDGET and t in _OPENS_BLOCKS)
+                or (self.indent >= INDENT_BUDGET and t in _INDENTS))
+
+    # ------------------------------------------------------------------ nesting (issue 16 item 1)
+    @staticmethod
+    def _parts(res: Result) -> tuple[list[ast.stmt], Optional[ast.expr]]:
+        return res.stmts, res.expr
+
+    def _outline(self, emit_body: Callable[[], tuple[list[ast.stmt], Optional[ast.expr]]], scope: Scope) -> Result:
+        """Emit a construct as a module-level function called in place, where its blocks,
+        indentation and expression depth count from zero (a nested ``def`` would keep the text's
+        indentation growing).
+
+        The body is emitted in expression context, so no ``return``, ``break`` or ``continue`` of
+        the enclosing function can occur in it. It gets ``D``, the private locals it reads, and,
+        when it ``def``s into the enclosing scope, that scope's undo list, which it hands back with
+        its value: ``_r, _u = _nestN(D, _u, _l3)``.
+        """
+        self._nfn += 1
+        name = "_nest%d" % self._nfn
+        saved = self.blocks, self.indent, self.edepth
+        self.blocks, self.indent, self.edepth = 1, 1, 0
+        try:
+            stmts, value = emit_body()
+        finally:
+            self.blocks, self.indent, self.edepth = saved
+        body = stmts + ([P.ret(value if value is not None else P.const(None))])
+        loaded: set[str] = set()
+        stored: set[str] = set()
+        for st in body:
+            for n in ast.walk(st):
+                if isinstance(n, ast.Name):
+                    (loaded if n.ctx is P.LOAD else stored).add(n.id)
+                elif isinstance(n, ast.ExceptHandler) and n.name:
+                    stored.add(n.name)
+        undo = [scope.undo] if scope.used else []
+        read = sorted(v for v in loaded - stored - {"D", *undo} if self._is_enclosing_local(v))
+        if undo:
+            last = body[-1]
+            assert isinstance(last, ast.Return) and last.value is not None
+            body[-1] = P.ret(P.tuple_([last.value, P.name(scope.undo)]))
+        self.functions.append(P.fndef(name, ["D", *undo, *read], body))
+        call = P.callname(name, P.name("D"), *[P.name(v) for v in undo + read])
+        if not undo:
+            return Result([], call)
+        r = self.tmp("_r")
+        target = P.node(ast.Tuple(elts=[P.store(r), P.store(scope.undo)], ctx=P.STORE))
+        return Result([P.node(ast.Assign(targets=[target], value=call))], P.name(r))
+
+    def _is_enclosing_local(self, name: str) -> bool:
+        """Whether a name an outlined body reads is a local of the function it was cut from
+        (rather than a constant, a compiled function, a runtime helper or a Python builtin)."""
+        return not (name in self.consts or name in _GLOBAL_NAMES or name.startswith(("_fn", "_nest")))
+
+    def nested(self, blocks: int, indents: int = 0) -> _Nested:
+        """``with self.nested(k):`` — code emitted inside sits ``k`` more blocks (and indents) deep;
+        ``indents`` counts statement bodies that open no block (``if``)."""
+        return _Nested(self, blocks, indents)
+
+    # ------------------------------------------------------------------ combining sub-results
+    def exprs_in_order(self, nodes: tuple[ir.Node, ...] | list[ir.Node], scope: Scope,
+                       info: FnInfo) -> tuple[list[ast.stmt], list[ast.expr]]:
+        """Emit several expressions that must be evaluated left to right."""
+        results = [self.expr(n, scope, info) for n in nodes]
+        last_with_stmts = -1
+        for i, r in enumerate(results):
+            if r.stmts:
+                last_with_stmts = i
+        stmts: list[ast.stmt] = []
+        exprs: list[ast.expr] = []
+        for i, r in enumerate(results):
+            stmts.extend(r.stmts)
+            if i < last_with_stmts and not isinstance(r.expr, (ast.Constant, ast.Name)):
+                t = self.tmp()
+                with P.at(nodes[i].pos):
+                    stmts.append(P.assign(t, r.expr))
+                exprs.append(P.name(t))
+            else:
+                exprs.append(r.expr)
+        return stmts, exprs
+
+
+BLOCK_BUDGET = 12
+"""Blocks a function may have open before constructs are outlined: CPython's limit is 20 (CO_MAXBLOCKS),
+and an ``except`` clause or a destructuring ``for`` can add two or three past the count kept here."""
+
+_OPENS_BLOCKS = (ir.Let, ir.Loop, ir.Try, ir.For, ir.Seq)
+"""IR kinds whose code opens blocks (what ``_outline`` moves into a nested function)."""
+
+INDENT_BUDGET = 60
+"""Indentation levels before constructs are outlined (Python's tokenizer stops at 100)."""
+
+_INDENTS = (*_OPENS_BLOCKS, ir.If, ir.Call)
+
+EXPR_BUDGET = 24
+"""IR levels of one expression before the rest continues from a temporary: each level writes a few
+brackets, and Python's tokenizer allows 200 open ones (``spellc build`` output is text)."""
+
+_LEAVES = (ir.Const, ir.Local, ir.Global, ir.BuiltinRef)
+
+_GLOBAL_NAMES = frozenset({*helper_names(), *dir(builtins), L.TABLE})
+"""Names generated code reads from the module's globals."""
+
+
+class _Nested:
+    """``Emitter.nested``: adds to the block count for the code emitted inside."""
+
+    __slots__ = ("emitter", "blocks", "indents")
+
+    def __init__(self, emitter: EmitterBase, blocks: int, indents: int = 0) -> None:
+        self.emitter = emitter
+        self.blocks = blocks
+        self.indents = indents
+
+    def __enter__(self) -> None:
+        self.emitter.blocks += self.blocks
+        self.emitter.indent += self.blocks + self.indents
+
+    def __exit__(self, *exc: object) -> None:
+        self.emitter.blocks -= self.blocks
+        self.emitter.indent -= self.blocks + self.indents
+

@@ -1,0 +1,194 @@
+"""Native operators (arithmetic, comparison, collection access, predicates): the common case
+inline — e.g. a long addition with its overflow check — and the library function otherwise."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Optional
+
+from spell_runtime.abi import H
+from spell_runtime.data import LONG_MAX, LONG_MIN, Keyword, Symbol
+
+from ..analyze import ir
+from . import pyast as P
+from .base import EmitterBase, FnInfo, Result, Scope
+
+
+class NativeEmitter(EmitterBase):
+    """Emits ``NativeOp`` nodes."""
+
+    def e_NativeOp(self, node: ir.NativeOp, scope: Scope, info: FnInfo) -> Result:
+        info.static_refs = True
+        stmts, exprs = self.exprs_in_order(node.args, scope, info)
+        with P.at(self.call_pos(node.form, node.pos)):
+            return Result(stmts, self.native(node.op, exprs))
+
+    def _operand(self, e: ast.expr) -> tuple[ast.expr, ast.expr, Optional[Any]]:
+        """(expression that evaluates it once into a temp, expression reading it, constant value or None).
+
+        The "constant" is ``KNOWN_INT`` for an operand that certainly holds a long."""
+        if isinstance(e, ast.Constant):
+            return e, e, e.value
+        if isinstance(e, ast.Name):
+            if e.id in self.int_vars:
+                return e, e, KNOWN_INT
+            if e.id.startswith("_k") or e.id.startswith("_t"):
+                v = self.consts.get(e.id, None) if e.id.startswith("_k") else None
+                return e, e, v
+        t = self.tmp("_a")
+        return P.walrus(t, e), P.name(t), (KNOWN_INT if id(e) in self.int_exprs else None)
+
+    def native(self, op: str, args: list[ast.expr]) -> ast.expr:
+        e = self._native(op, args)
+        if op in ("add", "sub", "mul", "inc", "dec") and all(self._operand_is_int(a) for a in args):
+            self.int_exprs.add(id(e))
+        return e
+
+    def _operand_is_int(self, e: ast.expr) -> bool:
+        if isinstance(e, ast.Constant):
+            return type(e.value) is int
+        if isinstance(e, ast.Name):
+            return e.id in self.int_vars
+        return id(e) in self.int_exprs
+
+    def _native(self, op: str, args: list[ast.expr]) -> ast.expr:
+        if op in ("add", "sub", "mul", "lt", "gt", "le", "ge"):
+            ops = [self._operand(args[0]), self._operand(args[1])]
+            (_, a, ac), (_, b, bc) = ops
+            if type(ac) is int and type(bc) is int or _known_non_int(ac) or _known_non_int(bc):
+                return P.callname(H.op(op), args[0], args[1])  # no inline fast path can apply
+            # Evaluate both operands, in order, while testing the ones not known to be longs.
+            parts: list[ast.expr] = []
+            typed = True
+            for e_, _, c_ in ops:
+                if _is_int(c_):
+                    if isinstance(e_, ast.NamedExpr):
+                        parts.append(P.is_not(e_, P.name(H.NOTHING)))
+                else:
+                    typed = False
+                    parts.append(P.is_(P.callname("type", e_), P.name("int")))
+            evaluated = P.bitand(*parts) if parts else None
+            if op in ("add", "sub", "mul"):
+                pyop = {"add": ast.Add(), "sub": ast.Sub(), "mul": ast.Mult()}[op]
+                r = self.tmp("_r")
+                rng = P.chain(_long_min(), [ast.LtE(), ast.LtE()], [P.walrus(r, P.binop(a, pyop, b)),
+                                                                    P.const(LONG_MAX)])
+                cond = P.and_(evaluated, rng) if evaluated is not None else rng
+                return P.ifexp(cond, P.name(r), P.callname(H.op(op), a, b))
+            cmp: ast.cmpop = {"lt": ast.Lt(), "gt": ast.Gt(), "le": ast.LtE(), "ge": ast.GtE()}[op]
+            test = P.compare(a, cmp, b)
+            if typed:
+                return P.and_(evaluated, test) if evaluated is not None else test
+            assert evaluated is not None
+            return P.ifexp(evaluated, test, P.callname(H.op(op), a, b))
+        if op in ("conj", "get", "count", "nth", "first", "assoc"):
+            return self._coll_op(op, args)
+        if op in ("eq", "ne"):
+            e = self._eq(args[0], args[1])
+            return P.not_(e) if op == "ne" else e
+        if op in ("inc", "dec"):
+            ae, a, ac = self._operand(args[0])
+            r = self.tmp("_r")
+            if type(ac) is int or _known_non_int(ac):
+                return P.callname(H.op(op), args[0])
+            if ac is KNOWN_INT:
+                pyop1: ast.operator = ast.Add() if op == "inc" else ast.Sub()
+                bound1 = (P.compare(P.walrus(r, P.binop(ae, pyop1, P.const(1))), ast.LtE(), P.const(LONG_MAX))
+                          if op == "inc" else
+                          P.compare(P.walrus(r, P.binop(ae, pyop1, P.const(1))), ast.GtE(), _long_min()))
+                return P.ifexp(bound1, P.name(r), P.callname(H.op(op), a))
+            pyop = ast.Add() if op == "inc" else ast.Sub()
+            bound_check = (P.compare(P.walrus(r, P.binop(a, pyop, P.const(1))), ast.LtE(),
+                                     P.const(LONG_MAX)) if op == "inc" else
+                           P.compare(P.walrus(r, P.binop(a, pyop, P.const(1))), ast.GtE(),
+                                     _long_min()))
+            return P.ifexp(P.and_(P.is_(P.callname("type", ae), P.name("int")), bound_check), P.name(r),
+                           P.callname(H.op(op), a))
+        if op == "neg":
+            ae, a, ac = self._operand(args[0])
+            return P.callname(H.op("neg"), ae)
+        if op in ("zero", "pos", "negp"):
+            ae, a, ac = self._operand(args[0])
+            if _known_non_int(ac):
+                return P.callname(H.op(op), args[0])
+            zcmp: ast.cmpop = {"zero": ast.Eq(), "pos": ast.Gt(), "negp": ast.Lt()}[op]
+            return P.ifexp(P.is_(P.callname("type", ae), P.name("int")), P.compare(a, zcmp, P.const(0)),
+                           P.callname(H.op(op), a))
+        if op == "nil":
+            return P.is_(args[0], P.const(None))
+        if op == "some":
+            return P.is_not(args[0], P.const(None))
+        if op == "true":
+            return P.is_(args[0], P.const(True))
+        if op == "false":
+            return P.is_(args[0], P.const(False))
+        if op == "identical":
+            return P.is_(args[0], args[1])
+        if op == "not":
+            ae, a, ac = self._operand(args[0])
+            return P.or_(P.is_(ae, P.const(None)), P.is_(a, P.const(False)))
+        raise AssertionError(op)
+
+    def _coll_op(self, op: str, args: list[ast.expr]) -> ast.expr:
+        """A collection builtin with its most common case inline and the library function otherwise."""
+        ops = [self._operand(a) for a in args]
+        c_eval, c = ops[0][0], ops[0][1]
+        rest_eval = [P.is_not(e_, P.name(H.NOTHING)) for e_, _, _ in ops[1:] if isinstance(e_, ast.NamedExpr)]
+        readers = [r for _, r, _ in ops]
+        slow = P.callname(H.op(op), *readers)
+        if isinstance(args[0], ast.Constant):
+            # A literal collection operand (nil, a number, a string) never passes the inline type test,
+            # and inlining it would write e.g. ``None[0]``, which CPython's compiler warns about.
+            return slow
+        if op == "count":
+            test: ast.expr = P.is_(P.callname("type", c_eval), P.name(H.PVECTOR))
+            return P.ifexp(test, P.callname("len", c), slow)
+        if op == "first":
+            test = P.and_(P.is_(P.callname("type", c_eval), P.name(H.PVECTOR)), P.callname("len", c))
+            return P.ifexp(test, P.subscript(c, P.const(0)), slow)
+        if op == "conj":
+            test = P.bitand(P.is_(P.callname("type", c_eval), P.name(H.PVECTOR)), *rest_eval)
+            return P.ifexp(test, P.call(P.attr(c, "append"), readers[1]), slow)
+        if op == "get":
+            test = P.bitand(P.is_(P.callname("type", c_eval), P.name(H.SPELL_MAP)), *rest_eval)
+            return P.ifexp(test, P.call(P.attr(c, "get"), readers[1]), slow)
+        if op == "assoc":
+            test = P.bitand(P.is_(P.callname("type", c_eval), P.name(H.SPELL_MAP)), *rest_eval)
+            return P.ifexp(test, P.call(P.attr(c, "assoc"), readers[1], readers[2]), slow)
+        assert op == "nth"
+        i_eval = ops[1][0]
+        test = P.and_(P.bitand(P.is_(P.callname("type", c_eval), P.name(H.PVECTOR)),
+                               P.is_(P.callname("type", i_eval), P.name("int"))),
+                      P.chain(P.const(0), [ast.LtE(), ast.Lt()], [readers[1], P.callname("len", c)]))
+        return P.ifexp(test, P.subscript(c, readers[1]), slow)
+
+    def _eq(self, x: ast.expr, y: ast.expr) -> ast.expr:
+        (xe, xa, xc), (ye, ya, yc) = self._operand(x), self._operand(y)
+        for c in (yc, xc):
+            if c is None and (isinstance(y, ast.Constant) if c is yc else isinstance(x, ast.Constant)):
+                return P.is_(xe, ye)
+            if type(c) in (Keyword, Symbol, bool):
+                return P.is_(xe, ye)
+        checks = [P.is_(P.callname("type", xe), P.name("int")), P.is_(P.callname("type", ye), P.name("int"))]
+        return P.ifexp(P.bitand(*checks), P.compare(xa, ast.Eq(), ya), P.callname(H.SPELL_EQ, xa, ya))
+
+
+class _KnownInt:
+    """Marks an operand that certainly holds a long (no type test needed)."""
+
+
+KNOWN_INT: Any = _KnownInt()
+
+
+def _is_int(c: Any) -> bool:
+    return type(c) is int or c is KNOWN_INT
+
+
+def _known_non_int(c: Any) -> bool:
+    """An operand's known constant value that is certainly not a long (a float literal, a ratio...)."""
+    return c is not None and type(c) is not int and c is not KNOWN_INT
+
+
+def _long_min() -> ast.expr:
+    """-2**63 written as unparse/parse round-trips it (a negated literal), keeping both compile paths alike."""
+    return P.neg(P.const(-LONG_MIN))

@@ -1,0 +1,640 @@
+"""Statements, exits and binding scopes: body sequences, ``if``, ``let``, ``loop``/``recur``,
+``fn`` bodies, ``for``, ``try``, ``def`` and raising.
+
+Tail positions are delivered through a ``Tail``: ``return`` in a function body,
+or "store and break" in a ``loop``; a ``recur`` in a tail position becomes
+re-binding plus ``continue`` of the enclosing ``while True`` (no trampoline,
+no marker allocated).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Optional
+
+from spell_runtime.abi import H, L
+from spell_runtime.data import Symbol
+
+from ..analyze import ir
+from ..analyze.privacy import int_loop_vars
+from . import pyast as P
+from .base import BLOCK_BUDGET, EmitterBase, FnInfo, Pos, Result, Scope, Tail
+
+
+class ScopeEmitter(EmitterBase):
+    """Emits statements, tail exits and the constructs that open a binding scope."""
+
+    # ------------------------------------------------------------------ statements and tail exits
+    def stmts(self, node: ir.Node, scope: Scope, info: FnInfo) -> list[ast.stmt]:
+        """Emit for effect only."""
+        if self._too_deep(node):
+            res = self.expr(node, scope, info)
+            with P.at(node.pos):
+                return res.stmts + [P.expr_stmt(res.expr)]
+        saved, self.edepth = self.edepth, 0  # a statement's expression starts shallow
+        try:
+            with P.at(node.pos):
+                return self._stmts(node, scope, info)
+        finally:
+            self.edepth = saved
+
+    def _stmts(self, node: ir.Node, scope: Scope, info: FnInfo) -> list[ast.stmt]:
+        if isinstance(node, ir.SubUnits):
+            scope.used = True
+            keys = self.const(node.keys)  # one constant, not one AST node per element (issue 14)
+            return [P.assign(scope.undo, P.callname(H.SUBUNITS, P.name("D"), self.const(node.elems), keys,
+                                                    P.name(scope.undo)))]
+        if isinstance(node, (ir.Const, ir.Local, ir.BuiltinRef, ir.Fn)) or (
+                isinstance(node, ir.NsRef) and node.has_static_root):
+            return []
+        if isinstance(node, ir.Seq):
+            return self.seq_stmts(node, scope, info, None)
+        if isinstance(node, ir.Let):
+            return self.let_stmts(node, scope, info, None)
+        if isinstance(node, ir.Try):
+            return self.try_stmts(node, scope, info, None)
+        if isinstance(node, ir.If):
+            return self.if_stmts(node, scope, info, None)
+        if isinstance(node, (ir.Throw, ir.Fail)):
+            return self.raise_stmts(node, scope, info)
+        res = self.expr(node, scope, info)
+        out = list(res.stmts)
+        e = res.expr
+        if not isinstance(e, (ast.Name, ast.Constant)):
+            out.append(P.expr_stmt(e))
+        return out
+
+    def tail_stmts(self, node: ir.Node, scope: Scope, tail: Tail, info: FnInfo) -> list[ast.stmt]:
+        """Emit ``node`` in a tail position: its value leaves through ``tail``."""
+        if self._too_deep(node):
+            # Outlined, a tail recur arrives here as a recur request value, which ``deliver``
+            # turns back into a jump (loop) or a re-application (fn).
+            res = self.expr(node, scope, info)
+            with P.at(node.pos):
+                return res.stmts + self.deliver(res.expr, tail, True, node.pos)
+        saved, self.edepth = self.edepth, 0
+        try:
+            with P.at(node.pos):
+                return self._tail_stmts(node, scope, tail, info)
+        finally:
+            self.edepth = saved
+
+    def _tail_stmts(self, node: ir.Node, scope: Scope, tail: Tail, info: FnInfo) -> list[ast.stmt]:
+        if isinstance(node, ir.Seq):
+            return self.seq_stmts(node, scope, info, tail)
+        if isinstance(node, ir.Let):
+            return self.let_stmts(node, scope, info, tail)
+        if isinstance(node, ir.Try):
+            return self.try_stmts(node, scope, info, tail)
+        if isinstance(node, ir.If):
+            return self.if_stmts(node, scope, info, tail)
+        if isinstance(node, ir.Quine):
+            out = self.quine_bind(node, scope, info)
+            return out + self.tail_stmts(node.last, scope, tail, info)
+        if isinstance(node, ir.Recur) and node.target is not None and self._recur_target_ok(node, tail):
+            return self.recur_jump(node, scope, info, tail)
+        if isinstance(node, (ir.Throw, ir.Fail)):
+            return self.raise_stmts(node, scope, info)
+        res = self.expr(node, scope, info)
+        return res.stmts + self.deliver(res.expr, tail, _may_be_map(node), node.pos)
+
+    @staticmethod
+    def _recur_target_ok(node: ir.Recur, tail: Tail) -> bool:
+        return (node.target == "loop" and tail.kind == "loop") or (node.target == "fn" and tail.kind == "return"
+                                                                      and tail.fn_arity >= 0)
+
+    def deliver(self, value: ast.expr, tail: Tail, may_be_map: bool, pos: Optional[Pos]) -> list[ast.stmt]:
+        """Statements that hand a tail value to ``tail`` (checking for a recur request when needed)."""
+        out: list[ast.stmt] = []
+        if tail.kind == "return":
+            if may_be_map and tail.fn_arity >= 0:
+                # A recur request that arrives as a value (Q17; rare: only maps can be one) re-enters
+                # the function by a call in ``_recur_value`` rather than a loop, which keeps the
+                # common path free of loop bookkeeping.
+                v = self.tmp("_v")
+                ty = self.tmp("_ty")
+                plain = P.or_(P.and_(P.is_not(P.walrus(ty, P.callname("type", P.walrus(v, value))), P.name(H.SPELL_MAP)),
+                                     P.is_not(P.name(ty), P.name(H.RECUR_MARKER))),
+                              P.is_(P.name(L.HEAD), P.const(None)))
+                again = P.callname(H.RECUR_VALUE, P.name(tail.fn_name), P.name("D"), P.name(L.HEAD), P.name(v),
+                                   P.const(tail.fn_arity), self.const(tail.fn_form))
+                out.append(P.ret(P.ifexp(plain, P.name(v), again)))
+            else:
+                out.append(P.ret(value))
+        else:
+            if may_be_map:
+                v = self.tmp("_v")
+                rv = self.tmp("_rv")
+                out.append(P.assign(v, value))
+                out.append(P.if_(P.and_(self._maybe_marker(v),
+                                        P.is_not(P.walrus(rv, P.callname(H.RECUR_OF, P.name(v))), P.const(None))),
+                                 [*self._loop_rebind_now(tail, P.name(rv)), P.cont()]))
+                out.append(P.assign(tail.result_var, P.name(v)))
+            else:
+                out.append(P.assign(tail.result_var, value))
+            out.append(P.brk())
+        return out
+
+    @staticmethod
+    def _maybe_marker(v: str) -> ast.expr:
+        """Cheap pre-test before asking whether a value is a recur request: only maps can be."""
+        return P.or_(P.is_(P.callname("type", P.name(v)), P.name(H.RECUR_MARKER)),
+                     P.is_(P.callname("type", P.name(v)), P.name(H.SPELL_MAP)))
+
+    # ------------------------------------------------------------------ fn values, def, raising
+    def e_Fn(self, node: ir.Fn, scope: Scope, info: FnInfo) -> Result:
+        if node.body is None:
+            return Result([], P.callname(H.SPELL_FN, self.const(node.params), self.const(node.body_forms)))
+        fname = self.tmp("_fn")
+        self.fn_body(node.body, node.pos, fname)
+        return Result([], P.callname(H.SPELL_FN, self.const(node.params), self.const(node.body_forms),
+                                     P.name(fname)))
+
+    def e_Quine(self, node: ir.Quine, scope: Scope, info: FnInfo) -> Result:
+        stmts = self.quine_bind(node, scope, info)
+        res = self.expr(node.last, scope, info)
+        return Result(stmts + res.stmts, res.expr)
+
+    def quine_bind(self, node: ir.Quine, scope: Scope, info: FnInfo) -> list[ast.stmt]:
+        return self.bind_def(node.sym, self.const(node.form), scope, node.pos)
+
+    def bind_def(self, sym: Any, value: ast.expr, scope: Scope, pos: Optional[Pos]) -> list[ast.stmt]:
+        scope.used = True
+        s = self.const(sym)
+        out: list[ast.stmt] = [
+            P.assign(scope.undo, P.callname(H.REC, P.name(scope.undo), P.name("D"), s)),
+            P.assign_item(P.name("D"), s, value),
+        ]
+        return out
+
+    def e_Def(self, node: ir.Def, scope: Scope, info: FnInfo) -> Result:
+        res = self.expr(node.value, scope, info)
+        v = self.tmp()
+        stmts = res.stmts + [P.assign(v, res.expr)]
+        stmts += self.bind_def(node.sym, P.name(v), scope, node.pos)
+        return Result(stmts, P.name(v))
+
+    def e_Throw(self, node: ir.Throw, scope: Scope, info: FnInfo) -> Result:
+        res = self.expr(node.arg, scope, info)
+        with P.at(self.call_pos(node.form, node.pos)):
+            return Result(res.stmts, P.callname(H.THROW_NOW, res.expr, self.const(node.form)))
+
+    def e_Fail(self, node: ir.Fail, scope: Scope, info: FnInfo) -> Result:
+        stmts, _ = self.exprs_in_order(node.pre, scope, info)
+        return Result(stmts, P.callname(H.FAIL_NOW, P.const(node.message), self.const(node.form)))
+
+    def raise_stmts(self, node: ir.Node, scope: Scope, info: FnInfo) -> list[ast.stmt]:
+        if type(node) is ir.Throw:
+            res = self.expr(node.arg, scope, info)
+            with P.at(self.call_pos(node.form, node.pos)):
+                r = P.raise_(P.callname(H.THROW, res.expr, self.const(node.form)))
+            return res.stmts + [r]
+        assert type(node) is ir.Fail
+        stmts, _ = self.exprs_in_order(node.pre, scope, info)
+        r = P.raise_(P.callname(H.FAIL, P.const(node.message), self.const(node.form)))
+        return stmts + [r]
+
+    # ------------------------------------------------------------------ if
+    def e_If(self, node: ir.If, scope: Scope, info: FnInfo) -> Result:
+        test = self.expr(node.test, scope, info)
+        with self.nested(0, 1):  # the branches become statement bodies if either has statements
+            then = self.expr(node.then, scope, info)
+            else_ = self.expr(node.else_, scope, info)
+        cond = self.truth(test.expr, node.test_is_bool)
+        if not then.stmts and not else_.stmts:
+            return Result(test.stmts, P.ifexp(cond, then.expr, else_.expr))
+        v = self.tmp()
+        body = then.stmts + [P.assign(v, then.expr)]
+        orelse = else_.stmts + [P.assign(v, else_.expr)]
+        st = P.if_(cond, body, orelse)
+        return Result(test.stmts + [st], P.name(v))
+
+    def truth(self, e: ast.expr, known_bool: bool) -> ast.expr:
+        if known_bool:
+            return e
+        t = self.tmp()
+        return P.and_(P.is_not(P.walrus(t, e), P.const(None)), P.is_not(P.name(t), P.const(False)))
+
+    def if_stmts(self, node: ir.If, scope: Scope, info: FnInfo, tail: Optional[Tail]) -> list[ast.stmt]:
+        test = self.expr(node.test, scope, info)
+        cond = self.truth(test.expr, node.test_is_bool)
+        with self.nested(0, 1):  # an ``else`` holding only an ``if`` is written ``elif``: no deeper
+            if tail is None:
+                body = self.stmts(node.then, scope, info)
+                orelse = self.stmts(node.else_, scope, info)
+            else:
+                body = self.tail_stmts(node.then, scope, tail, info)
+                orelse = self.tail_stmts(node.else_, scope, tail, info)
+        st = P.if_(cond, body, orelse)
+        return test.stmts + [st]
+
+    # ------------------------------------------------------------------ sequences
+    def e_Seq(self, node: ir.Seq, scope: Scope, info: FnInfo) -> Result:
+        if not node.body:
+            return Result([], P.const(None))
+        if len(node.body) == 1 and _cannot_fail(node.body[0]):
+            return self.expr(node.body[0], scope, info)
+        v = self.tmp()
+        stmts = self.seq_stmts(node, scope, info, None, result_var=v)
+        return Result(stmts, P.name(v))
+
+    def seq_stmts(self, node: ir.Seq, scope: Scope, info: FnInfo, tail: Optional[Tail],
+                  result_var: Optional[str] = None, bare_ci: Optional[str] = None) -> list[ast.stmt]:
+        """A body sequence; unless ``bare_ci`` is given, wrapped in a handler that marks the failing element."""
+        if not node.body:
+            if tail is not None:
+                return self.deliver(P.const(None), tail, False, node.pos)
+            if result_var:
+                return [P.assign(result_var, P.const(None))]
+            return []
+        n = len(node.body)
+        nested = bare_ci is None and self.marking
+        ci = bare_ci or self.tmp("_ci")
+        saved_marking = self.marking
+        self.marking = True
+        try:
+            with self.nested(0 if nested or bare_ci is not None else 1):  # its handler's try
+                body = self._seq_elements(node, scope, info, tail, result_var, ci, counted=not nested)
+        finally:
+            self.marking = saved_marking
+        if nested or bare_ci is not None:
+            return body
+        if all(_cannot_fail(el) for el in node.body):
+            return body
+        skipped = len(node.elems) - n
+        index: ast.expr = P.name(ci) if n > 1 else P.const(skipped)
+        handler = [P.raise_(P.callname(H.SEQ_FAIL, P.name(L.EXC), P.name("D"), P.name(L.TABLE),
+                                       self.const(node.elems), index))]
+        prologue: list[ast.stmt] = [P.assign(ci, P.const(0))] if n > 1 else []
+        st = P.try_(body, "_e", handler)
+        return prologue + [st]
+
+    def _seq_elements(self, node: ir.Seq, scope: Scope, info: FnInfo, tail: Optional[Tail],
+                      result_var: Optional[str], ci: str, counted: bool) -> list[ast.stmt]:
+        """The statements of a body sequence's elements (``counted``: keep ``ci`` = the running element)."""
+        n = len(node.body)
+        body: list[ast.stmt] = []
+        skipped = len(node.elems) - n  # elements folded into a leading SubUnits node
+        for i, el in enumerate(node.body):
+            if n > 1 and counted:
+                # -1 while sub-units run: they mark their own failing element
+                body.append(P.assign(ci, P.const(-1 if isinstance(el, ir.SubUnits) else i + skipped)))
+            last = i == n - 1
+            if not last:
+                body.extend(self.stmts(el, scope, info))
+            elif tail is not None:
+                body.extend(self.tail_stmts(el, scope, tail, info))
+            elif result_var:
+                res = self.expr(el, scope, info)
+                body.extend(res.stmts)
+                body.append(P.assign(result_var, res.expr))
+            else:
+                body.extend(self.stmts(el, scope, info))
+        return body
+
+    # ------------------------------------------------------------------ binding scopes
+    def _saves(self, syms: tuple[Symbol, ...], pos: Optional[Pos]) -> tuple[list[ast.stmt], list[ast.stmt]]:
+        """Save the current bindings of ``syms`` and restore them (in reverse) later."""
+        saves: list[ast.stmt] = []
+        restores: list[ast.stmt] = []
+        for s in syms:
+            o = self.tmp("_o")
+            self.saved_var[s] = o
+            sc = self.const(s)
+            saves.append(P.assign(o, P.call(P.attr(P.name("D"), "get"), sc, P.name(H.MISS))))
+            restores.append(P.expr_stmt(P.callname(H.RESTORE, P.name("D"), sc, P.name(o))))
+        restores.reverse()
+        return saves, restores
+
+    def bind_pattern(self, pattern: Any, value: ast.expr, pos: Optional[Pos]) -> list[ast.stmt]:
+        """Bind a destructuring pattern (plain symbols directly, others through ``destructure``)."""
+        if type(pattern) is Symbol:
+            st = P.assign_item(P.name("D"), self.const(pattern), value)
+            return [st]
+        k, v = self.tmp("_bk"), self.tmp("_bv")
+        loop = P.node(ast.For(target=P.node(ast.Tuple(elts=[P.store(k), P.store(v)], ctx=P.STORE)),
+                       iter=P.callname(H.DESTRUCTURE, self.const(pattern), value),
+                              body=[P.assign_item(P.name("D"), P.name(k), P.name(v))], orelse=[]))
+        return [loop]
+
+    def _private_args(self, syms: Any) -> list[ast.expr]:
+        return [self.const(tuple(syms)), P.tuple_([P.name(self.private[s]) for s in syms])]
+
+    def _scope_frame(self, scope: Scope, saves: list[ast.stmt], restores: list[ast.stmt], body: list[ast.stmt],
+                     pos: Optional[Pos], handler_fn: str = H.CONV,
+                     privates: Optional[list[ast.expr]] = None) -> list[ast.stmt]:
+        fin: list[ast.stmt] = []
+        pre: list[ast.stmt] = list(saves)
+        if scope.used:
+            pre.append(P.assign(scope.undo, P.const(None)))
+            fin.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
+                             [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(scope.undo)))]))
+        fin.extend(restores)
+        if privates is not None:
+            handler = [P.raise_(P.callname(H.PRIV_FAIL, P.name(L.EXC), P.name("D"), P.name(L.TABLE), *privates))]
+        else:
+            handler = [P.raise_(P.callname(handler_fn, P.name(L.EXC), P.name("D"), P.name(L.TABLE)))]
+        st = P.try_(body, "_e", handler, fin)
+        return pre + [st]
+
+    def e_Let(self, node: ir.Let, scope: Scope, info: FnInfo) -> Result:
+        v = self.tmp()
+        return Result(self.let_stmts(node, scope, info, None, v), P.name(v))
+
+    def let_stmts(self, node: ir.Let, outer: Scope, info: FnInfo, tail: Optional[Tail],
+                  result_var: Optional[str] = None) -> list[ast.stmt]:
+        scope = Scope(self.tmp("_u"))
+        saved_private = self.private
+        self.private = dict(saved_private)
+        try:
+            with self.nested(2):  # the scope's try/except/finally
+                body = self._let_body(node, scope, info, tail, result_var)
+            if node.private:
+                own = {b.pattern: self.private[b.pattern] for b in node.bindings}
+                pre = [P.assign(var, P.name(H.MISS)) for var in dict.fromkeys(own.values())]
+                return pre + self._scope_frame(scope, [], [], body, node.pos, privates=self._private_args(own))
+        finally:
+            self.private = saved_private
+        saves, restores = self._saves(node.syms, node.pos)
+        return self._scope_frame(scope, saves, restores, body, node.pos)
+
+    def _let_body(self, node: ir.Let, scope: Scope, info: FnInfo, tail: Optional[Tail],
+                  result_var: Optional[str]) -> list[ast.stmt]:
+        """The bindings (into ``self.private`` when the let is private) and the body of a ``let``."""
+        body: list[ast.stmt] = []
+        own: dict[Symbol, str] = {}
+        for b in node.bindings:
+            res = self.expr(b.value, scope, info)
+            body.extend(res.stmts)
+            if node.private:
+                var = own.get(b.pattern)
+                if var is None:
+                    var = own[b.pattern] = self.tmp("_l")
+                body.append(P.assign(var, res.expr))
+                self.private[b.pattern] = var
+            else:
+                body.extend(self.bind_pattern(b.pattern, res.expr, b.value.pos or node.pos))
+        if tail is not None:
+            body.extend(self.seq_stmts(node.body, scope, info, tail))
+        elif result_var:
+            body.extend(self.seq_stmts(node.body, scope, info, None, result_var=result_var))
+        else:
+            body.extend(self.seq_stmts(node.body, scope, info, None))
+        return body
+
+    # ------------------------------------------------------------------ loop / recur
+    def e_Loop(self, node: ir.Loop, scope: Scope, info: FnInfo) -> Result:
+        v = self.tmp("_lr")
+        return Result(self.loop_stmts(node, scope, info, v), P.name(v))
+
+    def loop_stmts(self, node: ir.Loop, outer: Scope, info: FnInfo, result_var: str) -> list[ast.stmt]:
+        # Initial values: evaluated in the enclosing scope, before any loop binding (Q12, Q15).
+        init_stmts, init_exprs = self.exprs_in_order(node.inits, outer, info)
+        vars_ = [self.tmp("_lv") for _ in node.patterns]
+        pre = init_stmts + [P.assign(vn, e) for vn, e in zip(vars_, init_exprs)]
+        scope = Scope(self.tmp("_u"))
+        tail = Tail("loop", result_var=result_var, recur_vars=vars_, recur_tuple_var=self.tmp("_lt"),
+                    loop_scope=scope)
+        if node.private:
+            # The loop variables themselves hold the bindings (see analyze.privacy).
+            tail.private_patterns = tuple(node.patterns)
+            saved_private = self.private
+            saved_ints = self.int_vars
+            self.private = dict(saved_private)
+            self.private.update(zip(node.patterns, vars_))
+            ints = int_loop_vars(node, self.bound_cache)
+            self.int_vars = saved_ints | {v for p, v in zip(node.patterns, vars_) if p in ints}
+            try:
+                with self.nested(3):  # the scope's try/except/finally and the while
+                    body_stmts = self.seq_stmts(node.body, scope, info, tail)
+                privates = self._private_args(node.patterns)
+            finally:
+                self.private = saved_private
+                self.int_vars = saved_ints
+            top: list[ast.stmt] = []
+            if scope.used:
+                top.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
+                                 [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(scope.undo)))]))
+            loop = P.while_true(top + body_stmts)
+            return pre + self._scope_frame(scope, [], [], [loop], node.pos, privates=privates)
+        with self.nested(3):
+            body_stmts = self.seq_stmts(node.body, scope, info, tail)
+        saves, restores = self._saves(node.syms, node.pos)
+        top = []
+        if scope.used:
+            top.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
+                             [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(scope.undo)))]))
+        direct: list[ast.stmt] = []
+        for pat, vn in zip(node.patterns, vars_):
+            direct.extend(self.bind_pattern(pat, P.name(vn), node.pos))
+        if tail.uses_tuple_path:
+            base = P.tuple_([P.name(self.saved_var[sym]) for sym in node.syms])
+            general = [P.expr_stmt(P.callname(H.LOOP_REBIND, P.name("D"), self.const(node.patterns),
+                                              P.name(tail.recur_tuple_var), self.const(tuple(node.syms)), base)),
+                       P.assign(tail.recur_tuple_var, P.const(None))]
+            top.append(P.if_(P.is_not(P.name(tail.recur_tuple_var), P.const(None)), general, direct or None))
+            pre.append(P.assign(tail.recur_tuple_var, P.const(None)))
+        else:
+            top.extend(direct)
+        loop = P.while_true(top + body_stmts)
+        # the saved outer values are what a pattern without a recur value falls back to
+        out = self._scope_frame(scope, saves, restores, [loop], node.pos)
+        return pre + out
+
+    def _loop_rebind_now(self, tail: Tail, vals: ast.expr) -> list[ast.stmt]:
+        """Re-bind loop variables from a recur request of any length (Q16), before ``continue``."""
+        if tail.private_patterns is not None:
+            tgt = P.node(ast.Tuple(elts=[P.store(v) for v in tail.recur_vars], ctx=P.STORE))
+            rebind = P.callname(H.PRIVATE_REBIND, P.name("D"), vals, self.const(tail.private_patterns))
+            return [P.node(ast.Assign(targets=[tgt], value=rebind))]
+        tail.uses_tuple_path = True
+        return [P.assign(tail.recur_tuple_var, vals)]
+
+    def recur_jump(self, node: ir.Recur, scope: Scope, info: FnInfo, tail: Tail) -> list[ast.stmt]:
+        stmts, exprs = self.exprs_in_order(node.args, scope, info)
+        out = list(stmts)
+        if tail.kind == "loop":
+            if len(exprs) == len(tail.recur_vars):
+                temps = [self.tmp() for _ in exprs]
+                out += [P.assign(t, e) for t, e in zip(temps, exprs)]
+                out += [P.assign(vn, P.name(t)) for vn, t in zip(tail.recur_vars, temps)]
+            else:
+                out.extend(self._loop_rebind_now(tail, P.tuple_(exprs)))
+            out.append(P.cont())
+        else:
+            if len(exprs) != tail.fn_arity:
+                marker = P.callname(H.MAKE_RECUR, P.tuple_(exprs))
+                fail = P.raise_(P.callname(H.FAIL, P.const("Wrong number of args: expected %d, got %d"
+                                                            % (tail.fn_arity, len(exprs))), self.const(node.form)))
+                out.append(P.if_(P.is_(P.name(L.HEAD), P.const(None)), [P.ret(marker)], [fail]))
+            else:
+                temps = [self.tmp() for _ in exprs]
+                out += [P.assign(t, e) for t, e in zip(temps, exprs)]
+                marker = P.callname(H.MAKE_RECUR, P.tuple_([P.name(t) for t in temps]))
+                rebind = [P.assign(vn, P.name(t)) for vn, t in zip(tail.recur_vars, temps)] + [P.cont()]
+                tail.jumps = True
+                out.append(P.if_(P.is_(P.name(L.HEAD), P.const(None)), [P.ret(marker)], rebind))
+        return out
+
+    def e_Recur(self, node: ir.Recur, scope: Scope, info: FnInfo) -> Result:
+        stmts, exprs = self.exprs_in_order(node.args, scope, info)
+        return Result(stmts, P.callname(H.MAKE_RECUR, P.tuple_(exprs)))
+
+    # ------------------------------------------------------------------ fn bodies
+    def fn_body(self, body: ir.FnBody, pos: Optional[Pos], fname: str) -> None:
+        saved_n, self._n = self._n, 0  # the body is a Python function of its own: its locals restart
+        saved_depths = self.blocks, self.indent, self.edepth
+        self.blocks, self.indent, self.edepth = 3, 4, 0  # its def, try/finally and a recur loop
+        try:
+            self._fn_body(body, pos, fname)
+        finally:
+            self._n = saved_n
+            self.blocks, self.indent, self.edepth = saved_depths
+
+    def _fn_body(self, body: ir.FnBody, pos: Optional[Pos], fname: str) -> None:
+        params = ["_p%d" % i for i in range(len(body.params))]
+        scope = Scope(self.tmp("_u"))
+        info = FnInfo(is_fn=True)
+        tail = Tail("return", recur_vars=params, recur_tuple_var=self.tmp("_rt"), fn_arity=len(params),
+                    fn_form=body.form, fn_name=fname)
+        ci = self.tmp("_ci")
+        saved_private = self.private
+        self.private = dict(zip(body.params, params)) if body.private else {}
+        try:
+            body_stmts = self.seq_stmts(body.body, scope, info, tail, bare_ci=ci)
+            privates = self._private_args(body.params) if body.private else None
+        finally:
+            self.private = saved_private
+        saves, restores = self._saves(body.syms, pos) if not body.private else ([], [])
+        top: list[ast.stmt] = []
+        if scope.used and tail.jumps:  # forget the previous iteration's defs (only a recur loop has one)
+            top.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
+                             [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(scope.undo)))]))
+        bind: list[ast.stmt] = []
+        if not body.private:
+            for pat, pn in zip(body.params, params):
+                bind.extend(self.bind_pattern(pat, P.name(pn), pos))
+        has_jump = tail.jumps
+        if tail.uses_tuple_path:
+            arity_fail = P.raise_(P.callname(H.FAIL, P.callname(H.ARITY_TEXT, P.const(len(params)),
+                                                                  P.callname("len", P.name(tail.recur_tuple_var))),
+                                             self.const(body.form)))
+            unpack: list[ast.stmt] = [P.if_(P.compare(P.callname("len", P.name(tail.recur_tuple_var)), ast.NotEq(),
+                                      P.const(len(params))), [arity_fail])]
+            if params:
+                tgt = P.node(ast.Tuple(elts=[P.store(p) for p in params], ctx=P.STORE))
+                unpack.append(P.node(ast.Assign(targets=[tgt], value=P.name(tail.recur_tuple_var))))
+            unpack.append(P.assign(tail.recur_tuple_var, P.const(None)))
+            top.append(P.if_(P.is_not(P.name(tail.recur_tuple_var), P.const(None)), unpack))
+        top.extend(bind)
+        inner = top + body_stmts
+        main: list[ast.stmt] = [P.while_true(inner)] if has_jump else inner
+        pre: list[ast.stmt] = list(saves)
+        if tail.uses_tuple_path:
+            pre.append(P.assign(tail.recur_tuple_var, P.const(None)))
+        fin: list[ast.stmt] = []
+        if scope.used:
+            pre.append(P.assign(scope.undo, P.const(None)))
+            fin.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
+                             [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(scope.undo)))]))
+        fin.extend(restores)
+        pre.append(P.assign(ci, P.const(0)))
+        handler = [P.raise_(P.callname(H.FN_FAIL, P.name(L.EXC), P.name("D"), P.name(L.TABLE), P.name(L.HEAD),
+                                       self.const(body.body.elems), P.name(ci), *(privates or [])))]
+        if info.static_refs:
+            from spell_runtime.support import EPOCH
+
+            epoch = EPOCH[0] if self.epoch_base is None else self.epoch_base
+            guard = P.if_(P.compare(P.subscript(P.name(H.EPOCH), P.const(0)), ast.NotEq(), P.const(epoch)),
+                          [P.ret(P.callname(H.STALE, P.name(fname), self.const(body.form), P.name("D"), P.name(L.HEAD),
+                                            P.tuple_([P.name(p) for p in params])))])
+            pre.insert(0, guard)
+        fn = P.fndef(fname, ["D", "_H", *params], pre + [P.try_(main, "_e", handler, fin)])
+        self.functions.append(fn)
+
+    # ------------------------------------------------------------------ for
+    def e_For(self, node: ir.For, scope: Scope, info: FnInfo) -> Result:
+        acc = self.tmp("_acc")
+        inner_scope = Scope(self.tmp("_u"))
+        saves, restores = self._saves(node.syms, node.pos)
+
+        def build(i: int) -> list[ast.stmt]:
+            if i == len(node.clauses):
+                res = self.expr(node.body, inner_scope, info)
+                out = res.stmts + [P.expr_stmt(P.call(P.attr(P.name(acc), "append"), res.expr))]
+                if inner_scope.used:
+                    out.append(P.if_(P.is_not(P.name(inner_scope.undo), P.const(None)),
+                                     [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(inner_scope.undo)))]))
+                return out
+            c = node.clauses[i]
+            if type(c) is ir.ForIter:
+                if self.blocks >= BLOCK_BUDGET:  # the remaining clauses in a nested function
+                    nest = self._outline(lambda: (build(i), None), inner_scope)
+                    return nest.stmts + [P.expr_stmt(nest.expr)]
+                res = self.expr(c.coll, inner_scope, info)
+                item = self.tmp("_it")
+                with self.nested(1):
+                    body = self.bind_pattern(c.pattern, P.name(item), node.pos) + build(i + 1)
+                return res.stmts + [P.for_(item, P.callname(H.FOR_ITEMS, res.expr), body)]
+            if type(c) is ir.ForWhen:
+                res = self.expr(c.test, inner_scope, info)
+                return res.stmts + [P.if_(self.truth(res.expr, False), build(i + 1))]
+            lets: list[ast.stmt] = []
+            for b in c.bindings:
+                res = self.expr(b.value, inner_scope, info)
+                lets += res.stmts + self.bind_pattern(b.pattern, res.expr, node.pos)
+            return lets + build(i + 1)
+
+        with self.nested(2):
+            body = build(0)
+        stmts = [P.assign(acc, P.list_([]))] + self._scope_frame(inner_scope, saves, restores, body, node.pos)
+        return Result(stmts, P.callname(H.VEC, P.name(acc)))
+
+    # ------------------------------------------------------------------ try / catch
+    def e_Try(self, node: ir.Try, scope: Scope, info: FnInfo) -> Result:
+        v = self.tmp()
+        return Result(self.try_stmts(node, scope, info, None, v), P.name(v))
+
+    def try_stmts(self, node: ir.Try, scope: Scope, info: FnInfo, tail: Optional[Tail],
+                  result_var: Optional[str] = None) -> list[ast.stmt]:
+        # The body keeps its own converting handler: ``catch`` sees only Spell errors, so host
+        # failures must become Spell errors inside the ``try`` (see ``marking``).
+        saved_marking, self.marking = self.marking, node.handler is None and self.marking
+        try:
+            with self.nested(1):
+                if tail is not None:
+                    body = self.seq_stmts(node.body, scope, info, tail)
+                else:
+                    body = self.seq_stmts(node.body, scope, info, None, result_var=result_var)
+        finally:
+            self.marking = saved_marking
+        if node.handler is None:
+            return body
+        scope.used = True
+        err = self.tmp("_err")
+        hv = self.tmp("_hv")
+        handler: list[ast.stmt] = [
+            P.assign(scope.undo, P.callname(H.REENTER, P.name("D"), P.name(err), P.name(scope.undo))),
+        ]
+        sym = node.catch_sym
+        handler += self.bind_def(sym, P.callname(H.CAUGHT, P.name(err)), scope, node.pos)
+        with self.nested(2):  # inside an except clause that binds a name
+            handler += self.seq_stmts(node.handler, scope, info, None, result_var=hv)
+        handler.append(P.assign(scope.undo, P.callname(H.DROP, P.name("D"), self.const(sym), P.name(scope.undo))))
+        if tail is not None:
+            handler += self.deliver(P.name(hv), tail, True, node.pos)
+        elif result_var:
+            handler.append(P.assign(result_var, P.name(hv)))
+        st = P.try_(body, err, handler, exc_type=H.SPELL_ERROR)
+        return [st]
+
+
+def _cannot_fail(node: ir.Node) -> bool:
+    # (Not Local: a short recur request can leave a loop name unbound, Q16.)
+    t = type(node)
+    return t is ir.Const or t is ir.BuiltinRef or t is ir.Fn
+
+
+def _may_be_map(node: ir.Node) -> bool:
+    return ir.may_be_map(node)
+

@@ -1,0 +1,61 @@
+"""Leaves and literal collections: constants, local and global symbols, namespace paths,
+vector and map literals, ``reopen``."""
+
+from __future__ import annotations
+
+import ast
+
+from spell_runtime.abi import H
+
+from ..analyze import ir
+from . import pyast as P
+from .base import EmitterBase, FnInfo, Result, Scope
+
+
+class ValueEmitter(EmitterBase):
+    """Emits the IR kinds whose value needs no statements of their own."""
+
+    def e_Const(self, node: ir.Const, scope: Scope, info: FnInfo) -> Result:
+        return Result([], self.const(node.value))
+
+    def e_Local(self, node: ir.Local, scope: Scope, info: FnInfo) -> Result:
+        var = self.private.get(node.sym)
+        if var is not None:
+            return Result([], P.name(var))
+        return Result([], P.subscript(P.name("D"), self.const(node.sym)))
+
+    def e_Global(self, node: ir.Global, scope: Scope, info: FnInfo) -> Result:
+        s = self.const(node.sym)
+        return Result([], P.ifexp(P.compare(s, ast.In(), P.name("D")), P.subscript(P.name("D"), s),
+                                  P.callname(H.MISS_LOOKUP, P.name("D"), s)))
+
+    def e_BuiltinRef(self, node: ir.BuiltinRef, scope: Scope, info: FnInfo) -> Result:
+        info.static_refs = True
+        return Result([], self.const(node.value))
+
+    def e_NsRef(self, node: ir.NsRef, scope: Scope, info: FnInfo) -> Result:
+        info.static_refs = True
+        keys = P.tuple_([self.const(k) for k in node.keys])
+        if node.has_static_root:
+            from spell_runtime.data import get
+
+            v = node.static_root
+            for k in node.keys:
+                v = get(v, k)
+            if v is not None:
+                return Result([], self.const(v))
+            return Result([], P.callname(H.NS_STATIC, self.const(node.static_root), keys, self.const(node.whole)))
+        return Result([], P.callname(H.NS_PATH, P.name("D"), self.const(node.root), keys, self.const(node.whole)))
+
+    def e_VectorLit(self, node: ir.VectorLit, scope: Scope, info: FnInfo) -> Result:
+        stmts, exprs = self.exprs_in_order(node.items, scope, info)
+        return Result(stmts, P.callname(H.VEC, P.list_(exprs)))
+
+    def e_MapLit(self, node: ir.MapLit, scope: Scope, info: FnInfo) -> Result:
+        stmts, exprs = self.exprs_in_order(node.vals, scope, info)
+        pairs = [P.tuple_([self.const(k), v]) for k, v in zip(node.keys, exprs)]
+        return Result(stmts, P.callname(H.MAP_PAIRS, P.tuple_(pairs)))
+
+    def e_Reopen(self, node: ir.Reopen, scope: Scope, info: FnInfo) -> Result:
+        stmts, exprs = self.exprs_in_order([node.quine, *node.extras], scope, info)
+        return Result(stmts, P.callname(H.REOPEN, exprs[0], P.tuple_(exprs[1:]), self.const(node.form)))
