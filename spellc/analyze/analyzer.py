@@ -17,6 +17,7 @@ builtin that the same form binds.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Optional
@@ -81,9 +82,6 @@ from .ir import (
     VectorLit,
 )
 from .privacy import SummaryCache, clashes, merge, observable, plain_symbols, scope_summary
-
-SPECIAL_FORMS = frozenset(Symbol(n) for n in (
-    "quote", "def", "persist", "do", "if", "let", "fn", "fn*", "quine", "reopen", "loop", "recur", "for", "try"))
 
 S_CATCH = Symbol("catch")
 S_REOPEN_EVAL = Symbol("reopen-eval")
@@ -157,6 +155,7 @@ class Analyzer:
         self.subunits = subunits
         self.depth = 0  # forms being analyzed, outermost to innermost (see MAX_NESTING)
         self.privacy: SummaryCache = {}  # summaries of the private scopes built so far
+        self.in_fn = False  # analyzing a ``fn`` body (RETURN ctx there is the fn's tail), not the unit
 
     # ------------------------------------------------------------------ helpers
     def _static(self, sym: Symbol) -> bool:
@@ -177,32 +176,30 @@ class Analyzer:
         return span_of(form) or parent
 
     # ------------------------------------------------------------------ entry
-    def analyze(self, form: Any, ctx: Ctx, tail: Optional[str], frame: Frame,
-                pos: Optional[tuple[int, int, int, int]] = None) -> Node:
+    def analyze(self, form: Any, ctx: Ctx, frame: Frame, pos: Optional[tuple[int, int, int, int]] = None) -> Node:
         """The IR of ``form``; deeper than ``MAX_NESTING`` forms is a Spell error at the innermost one."""
         self.depth += 1
         try:
             if self.depth > MAX_NESTING:
                 raise SpellError(nesting_message(), form)
-            return self._analyze(form, ctx, tail, frame, pos)
+            return self._analyze(form, ctx, frame, pos)
         finally:
             self.depth -= 1
 
-    def _analyze(self, form: Any, ctx: Ctx, tail: Optional[str], frame: Frame,
-                 pos: Optional[tuple[int, int, int, int]]) -> Node:
+    def _analyze(self, form: Any, ctx: Ctx, frame: Frame, pos: Optional[tuple[int, int, int, int]]) -> Node:
         t = type(form)
         if t is Symbol:
             return self._symbol(form, ctx, frame, pos)
         if t is PList:
             if form.count == 0:
                 return Const(form, pos, ctx, None)
-            return self._list(form, ctx, tail, frame, self._pos(form, pos))
+            return self._list(form, ctx, frame, self._pos(form, pos))
         if t in _SELF_EVALUATING:
             return Const(form, pos, ctx, form)
         if t is PVector or t is LineVector:
             p = self._pos(form, pos)
             spans = child_spans_of(form)
-            items = tuple(self.analyze(x, Ctx.EXPR, None, frame, spans[i] if spans and i < len(spans) else p)
+            items = tuple(self.analyze(x, Ctx.EXPR, frame, spans[i] if spans and i < len(spans) else p)
                           for i, x in enumerate(as_pvector(form)))
             if all(type(n) is Const for n in items):
                 value = form if t is PVector else as_pvector(form)
@@ -215,7 +212,7 @@ class Analyzer:
             if is_spell_fn(form):
                 return Const(form, p, ctx, form)
             keys = tuple(form.keys())
-            vals = tuple(self.analyze(v, Ctx.EXPR, None, frame, p) for v in form.values())
+            vals = tuple(self.analyze(v, Ctx.EXPR, frame, p) for v in form.values())
             if all(isinstance(n, Const) and n.value is v for n, v in zip(vals, form.values())):
                 return Const(form, p, ctx, form)
             return MapLit(form, p, ctx, keys, vals)
@@ -245,7 +242,7 @@ class Analyzer:
         return Global(sym, pos, ctx, sym)
 
     # ------------------------------------------------------------------ lists
-    def _list(self, form: PList, ctx: Ctx, tail: Optional[str], frame: Frame, pos: Any) -> Node:
+    def _list(self, form: PList, ctx: Ctx, frame: Frame, pos: Any) -> Node:
         head = form.first
         if type(head) is Symbol:
             expander = MACROS.get(head)
@@ -254,9 +251,10 @@ class Analyzer:
                     expansion = expander(str(head), list(form)[1:])
                 except MacroArgError as e:
                     return Fail(form, pos, ctx, str(e), ())
-                return self.analyze(expansion, ctx, tail, frame, pos)
-            if head in SPECIAL_FORMS:
-                return self._special(head.name, form, ctx, tail, frame, pos)
+                return self.analyze(expansion, ctx, frame, pos)
+            special = SPECIAL_FORMS.get(head)
+            if special is not None:
+                return special(self, form, list(form)[1:], ctx, frame, pos, child_spans_of(form))
         if head is None:
             return Const(form, pos, ctx, None)
         args_forms = list(form)[1:]
@@ -266,7 +264,7 @@ class Analyzer:
             return spans[i + 1] if spans and i + 1 < len(spans) and spans[i + 1] is not None else pos
 
         def args() -> tuple[Node, ...]:
-            return tuple(self.analyze(a, Ctx.EXPR, None, frame, arg_pos(i)) for i, a in enumerate(args_forms))
+            return tuple(self.analyze(a, Ctx.EXPR, frame, arg_pos(i)) for i, a in enumerate(args_forms))
 
         if type(head) is Keyword:
             if 1 <= len(args_forms) <= 2:
@@ -289,12 +287,16 @@ class Analyzer:
             if type(head_node) is NsRef and head_node.has_static_root:
                 return Call(form, pos, ctx, head_node, args(), False)
             return Call(form, pos, ctx, head_node, args(), True)
-        head_node = self.analyze(head, Ctx.EXPR, None, frame, spans[0] if spans else pos)
+        head_node = self.analyze(head, Ctx.EXPR, frame, spans[0] if spans else pos)
         return Call(form, pos, ctx, head_node, args(), False)
 
     # ------------------------------------------------------------------ special forms
-    def _seq(self, forms: list[Any], ctx: Ctx, tail: Optional[str], frame: Frame, pos: Any,
+    # Each special form is one handler, found through ``SPECIAL_FORMS`` (below the class):
+    # handler(form, args, ctx, frame, pos, spans), where ``args`` are the form's elements after the
+    # head and ``spans`` their source spans (index 0 is the head's).
+    def _seq(self, forms: list[Any], ctx: Ctx, frame: Frame, pos: Any,
              whole: Any, spans: Any = None, offset: int = 0) -> Seq:
+        """A body sequence: every element but the last is a statement; the last takes ``ctx``."""
         nodes: list[Node] = []
         n = len(forms)
         start = 0
@@ -309,79 +311,71 @@ class Analyzer:
             f = forms[i]
             last = i == n - 1
             p = spans[i + offset] if spans and i + offset < len(spans) and spans[i + offset] is not None else pos
-            nodes.append(self.analyze(f, ctx if last else Ctx.STMT, tail if last else None, frame, p))
+            nodes.append(self.analyze(f, ctx if last else Ctx.STMT, frame, p))
         return Seq(whole, pos, ctx, tuple(nodes), tuple(forms))
 
-    def _special(self, name: str, form: PList, ctx: Ctx, tail: Optional[str], frame: Frame, pos: Any) -> Node:
-        items = list(form)
-        args = items[1:]
-        spans = child_spans_of(form)
+    def _quote(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
+        return Const(form, pos, ctx, args[0] if args else None)
 
-        def sub(i: int) -> Any:
-            return spans[i] if spans and i < len(spans) and spans[i] is not None else pos
+    def _do(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
+        return self._seq(args, ctx, frame, pos, form, spans, 1)
 
-        if name == "quote":
-            return Const(form, pos, ctx, args[0] if args else None)
-        if name == "do":
-            return self._seq(args, ctx, tail, frame, pos, form, spans, 1)
-        if name == "if":
-            if not args:
-                return Const(form, pos, ctx, None)
-            test = self.analyze(args[0], Ctx.EXPR, None, frame, sub(1))
-            then = self.analyze(args[1], ctx, tail, frame, sub(2)) if len(args) > 1 else Const(None, pos, ctx, None)
-            else_ = self.analyze(args[2], ctx, tail, frame, sub(3)) if len(args) > 2 else Const(None, pos, ctx, None)
-            return If(form, pos, ctx, test, then, else_, _is_bool(test))
-        if name in ("def", "persist"):
-            if not args or (name == "def" and len(args) < 2):
-                return Fail(form, pos, ctx, "Too few arguments to %s" % name, ())
-            sym = args[0]
-            if len(args) < 2:
-                value = self.analyze(sym, Ctx.EXPR, None, frame, sub(1))
+    def _if(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
+        if not args:
+            return Const(form, pos, ctx, None)
+        test = self.analyze(args[0], Ctx.EXPR, frame, _span(spans, 1, pos))
+        then = self.analyze(args[1], ctx, frame, _span(spans, 2, pos)) if len(args) > 1 else Const(None, pos, ctx, None)
+        else_ = (self.analyze(args[2], ctx, frame, _span(spans, 3, pos)) if len(args) > 2
+                 else Const(None, pos, ctx, None))
+        return If(form, pos, ctx, test, then, else_, _is_bool(test))
+
+    def _def(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
+        """``def`` and ``persist`` (whose value may be omitted: it then re-binds the current value)."""
+        name = form.first.name
+        if not args or (name == "def" and len(args) < 2):
+            return Fail(form, pos, ctx, "Too few arguments to %s" % name, ())
+        sym = args[0]
+        if len(args) < 2:
+            value = self.analyze(sym, Ctx.EXPR, frame, _span(spans, 1, pos))
+        else:
+            value = self.analyze(args[1], Ctx.EXPR, frame, _span(spans, 2, pos))
+        if type(sym) is Symbol:
+            self.binds.add(sym)
+        return Def(form, pos, ctx, sym, value)
+
+    def _quine(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
+        if not args:
+            return Global(form, pos, ctx, Symbol("quine"))
+        sym = args[0]
+        if type(sym) is Symbol:
+            self.binds.add(sym)
+        inner = Frame(frame.locals | {sym}) if type(sym) is Symbol else frame
+        last = self.analyze(args[-1], ctx, inner, _span(spans, len(args), pos))
+        return Quine(form, pos, ctx, sym, last)
+
+    def _reopen(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
+        if not args:
+            return Fail(form, pos, ctx, "reopen expects a quine form", ())
+        q = self.analyze(args[0], Ctx.EXPR, frame, _span(spans, 1, pos))
+        extras: list[Node] = []
+        for i, x in enumerate(args[1:]):
+            if type(x) is PList and x.count >= 1 and x.first is S_REOPEN_EVAL:
+                extras.append(self.analyze(x[1] if x.count > 1 else None, Ctx.EXPR, frame, _span(spans, i + 2, pos)))
             else:
-                value = self.analyze(args[1], Ctx.EXPR, None, frame, sub(2))
-            if type(sym) is Symbol:
-                self.binds.add(sym)
-            return Def(form, pos, ctx, sym, value)
-        if name == "let":
-            return self._let(form, args, ctx, tail, frame, pos, spans)
-        if name in ("fn", "fn*"):
-            return self._fn(form, args, ctx, pos)
-        if name == "quine":
-            if not args:
-                return Global(form, pos, ctx, Symbol("quine"))
-            sym = args[0]
-            if type(sym) is Symbol:
-                self.binds.add(sym)
-            inner = Frame(frame.locals | {sym}) if type(sym) is Symbol else frame
-            last = self.analyze(args[-1], ctx, tail, inner, sub(len(args)))
-            return Quine(form, pos, ctx, sym, last)
-        if name == "reopen":
-            if not args:
-                return Fail(form, pos, ctx, "reopen expects a quine form", ())
-            q = self.analyze(args[0], Ctx.EXPR, None, frame, sub(1))
-            extras: list[Node] = []
-            for i, x in enumerate(args[1:]):
-                if type(x) is PList and x.count >= 1 and x.first is S_REOPEN_EVAL:
-                    extras.append(self.analyze(x[1] if x.count > 1 else None, Ctx.EXPR, None, frame, sub(i + 2)))
-                else:
-                    extras.append(Const(x, sub(i + 2), Ctx.EXPR, x))
-            return Reopen(form, pos, ctx, q, tuple(extras))
-        if name == "loop":
-            return self._loop(form, args, ctx, frame, pos, spans)
-        if name == "recur":
-            rargs = tuple(self.analyze(a, Ctx.EXPR, None, frame, sub(i + 1)) for i, a in enumerate(args))
-            return Recur(form, pos, ctx, rargs, tail)
-        if name == "for":
-            return self._for(form, args, ctx, frame, pos)
-        if name == "try":
-            return self._try(form, args, ctx, tail, frame, pos, spans)
-        raise AssertionError(name)
+                extras.append(Const(x, _span(spans, i + 2, pos), Ctx.EXPR, x))
+        return Reopen(form, pos, ctx, q, tuple(extras))
+
+    def _recur(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
+        """A jump when in the tail of a ``loop`` body (ctx LOOP) or of a ``fn`` body (ctx RETURN inside a
+        fn); anywhere else the recur request value."""
+        rargs = tuple(self.analyze(a, Ctx.EXPR, frame, _span(spans, i + 1, pos)) for i, a in enumerate(args))
+        target = "loop" if ctx is Ctx.LOOP else "fn" if ctx is Ctx.RETURN and self.in_fn else None
+        return Recur(form, pos, ctx, rargs, target)
 
     def _pairs(self, bindings: Any) -> list[Any]:
         return list(as_pvector(bindings)) if type(bindings) in (PVector, LineVector) else list(bindings)
 
-    def _let(self, form: Any, args: list[Any], ctx: Ctx, tail: Optional[str], frame: Frame, pos: Any,
-             spans: Any) -> Node:
+    def _let(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
         if not args or type(args[0]) not in (PVector, LineVector, PList):
             what = args[0] if args else None
             if what is None:
@@ -396,7 +390,7 @@ class Analyzer:
         for i in range(0, len(items) - 1, 2):
             pattern, expr = items[i], items[i + 1]
             vpos = bspans[i + 1] if bspans and i + 1 < len(bspans) and bspans[i + 1] is not None else pos
-            value = self.analyze(expr, Ctx.EXPR, None, Frame(frozenset(locals_)), vpos)
+            value = self.analyze(expr, Ctx.EXPR, Frame(frozenset(locals_)), vpos)
             syms = tuple(pattern_symbols(pattern))
             self._bind_names(syms)
             bindings.append(Binding(pattern, syms, value))
@@ -404,7 +398,7 @@ class Analyzer:
             for s in syms:
                 if s not in all_syms:
                     all_syms.append(s)
-        body = self._seq(args[1:], ctx, tail, Frame(frozenset(locals_)), pos, form, spans, 2)
+        body = self._seq(args[1:], ctx, Frame(frozenset(locals_)), pos, form, spans, 2)
         summary = scope_summary([body, *(b.value for b in bindings)], self.privacy)
         private = (bool(all_syms) and plain_symbols(b.pattern for b in bindings)
                    and not clashes(summary, frozenset(all_syms)))
@@ -413,7 +407,14 @@ class Analyzer:
             self.privacy[id(node)] = (node, summary)
         return node
 
-    def _fn(self, form: Any, args: list[Any], ctx: Ctx, pos: Any) -> Node:
+    def _fn(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
+        saved_in_fn, self.in_fn = self.in_fn, True
+        try:
+            return self._fn_node(form, args, ctx, pos)
+        finally:
+            self.in_fn = saved_in_fn
+
+    def _fn_node(self, form: Any, args: list[Any], ctx: Ctx, pos: Any) -> Node:
         params = args[0] if args else None
         body_forms = args[1:]
         fn_body: Optional[FnBody] = None
@@ -425,13 +426,13 @@ class Analyzer:
                     if s not in syms:
                         syms.append(s)
             self._bind_names(syms)
-            seq = self._seq(body_forms, Ctx.RETURN, "fn", Frame(frozenset(syms)), pos, form,
+            seq = self._seq(body_forms, Ctx.RETURN, Frame(frozenset(syms)), pos, form,
                             child_spans_of(form), 2)
             private = (bool(syms) and plain_symbols(plist_params) and len(set(plist_params)) == len(plist_params)
                        and not observable([seq], frozenset(syms), self.privacy))
             fn_body = FnBody(plist_params, tuple(syms), seq, form, private)
         elif params is None:
-            seq = self._seq(body_forms, Ctx.RETURN, "fn", Frame(), pos, form, child_spans_of(form), 2)
+            seq = self._seq(body_forms, Ctx.RETURN, Frame(), pos, form, child_spans_of(form), 2)
             fn_body = FnBody((), (), seq, form)
         from spell_runtime.data import plist as mk_plist
 
@@ -448,13 +449,13 @@ class Analyzer:
         syms: list[Symbol] = []
         for i in range(0, len(items) - 1, 2):
             vpos = bspans[i + 1] if bspans and i + 1 < len(bspans) and bspans[i + 1] is not None else pos
-            inits.append(self.analyze(items[i + 1], Ctx.EXPR, None, frame, vpos))
+            inits.append(self.analyze(items[i + 1], Ctx.EXPR, frame, vpos))
             patterns.append(items[i])
             for s in pattern_symbols(items[i]):
                 if s not in syms:
                     syms.append(s)
         self._bind_names(syms)
-        body = self._seq(args[1:], ctx, "loop", Frame(frame.locals | frozenset(syms)), pos, form, spans, 2)
+        body = self._seq(args[1:], Ctx.LOOP, Frame(frame.locals | frozenset(syms)), pos, form, spans, 2)
         summary = scope_summary([body], self.privacy)
         private = (bool(syms) and plain_symbols(patterns) and len(set(patterns)) == len(patterns)
                    and not clashes(summary, frozenset(syms)))
@@ -463,7 +464,7 @@ class Analyzer:
             self.privacy[id(node)] = (node, merge(summary, scope_summary(inits, self.privacy)))
         return node
 
-    def _for(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any) -> Node:
+    def _for(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
         if len(args) < 1:
             return Fail(form, pos, ctx, "Too few arguments to for", ())
         if type(args[0]) not in (PVector, LineVector, PList):
@@ -483,26 +484,25 @@ class Analyzer:
         for i in range(0, len(items) - 1, 2):
             key, expr = items[i], items[i + 1]
             if key is K_WHEN:
-                clauses.append(ForWhen(self.analyze(expr, Ctx.EXPR, None, Frame(frozenset(locals_)), pos)))
+                clauses.append(ForWhen(self.analyze(expr, Ctx.EXPR, Frame(frozenset(locals_)), pos)))
             elif key is K_LET:
                 bitems = self._pairs(expr) if type(expr) in (PVector, LineVector, PList) else []
                 bs: list[Binding] = []
                 for j in range(0, len(bitems) - 1, 2):
-                    value = self.analyze(bitems[j + 1], Ctx.EXPR, None, Frame(frozenset(locals_)), pos)
+                    value = self.analyze(bitems[j + 1], Ctx.EXPR, Frame(frozenset(locals_)), pos)
                     syms = tuple(pattern_symbols(bitems[j]))
                     bs.append(Binding(bitems[j], syms, value))
                     note(syms)
                 clauses.append(ForLet(tuple(bs)))
             else:
-                coll = self.analyze(expr, Ctx.EXPR, None, Frame(frozenset(locals_)), pos)
+                coll = self.analyze(expr, Ctx.EXPR, Frame(frozenset(locals_)), pos)
                 syms = tuple(pattern_symbols(key))
                 clauses.append(ForIter(key, syms, coll))
                 note(syms)
-        body = self.analyze(args[1] if len(args) > 1 else None, Ctx.EXPR, None, Frame(frozenset(locals_)), pos)
+        body = self.analyze(args[1] if len(args) > 1 else None, Ctx.EXPR, Frame(frozenset(locals_)), pos)
         return For(form, pos, ctx, tuple(clauses), body, tuple(all_syms))
 
-    def _try(self, form: Any, args: list[Any], ctx: Ctx, tail: Optional[str], frame: Frame, pos: Any,
-             spans: Any) -> Node:
+    def _try(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
         catch_sym: Any = None
         handler: Optional[Seq] = None
         body_forms = args
@@ -513,10 +513,36 @@ class Analyzer:
             if type(catch_sym) is Symbol:
                 self.binds.add(catch_sym)
             inner = Frame(frame.locals | {catch_sym}) if type(catch_sym) is Symbol else frame
-            handler = self._seq(clause[2:], ctx, tail, inner, span_of(args[-1]) or pos, args[-1],
+            handler = self._seq(clause[2:], ctx, inner, span_of(args[-1]) or pos, args[-1],
                                 child_spans_of(args[-1]), 2)
-        body = self._seq(body_forms, ctx, tail, frame, pos, form, spans, 1)
+        body = self._seq(body_forms, ctx, frame, pos, form, spans, 1)
         return Try(form, pos, ctx, body, catch_sym, handler)
+
+
+SpecialForm = Callable[[Analyzer, Any, list[Any], Ctx, Frame, Any, Any], Node]
+
+SPECIAL_FORMS: dict[Symbol, SpecialForm] = {Symbol(name): handler for name, handler in (
+    ("quote", Analyzer._quote),
+    ("do", Analyzer._do),
+    ("if", Analyzer._if),
+    ("def", Analyzer._def),
+    ("persist", Analyzer._def),
+    ("let", Analyzer._let),
+    ("fn", Analyzer._fn),
+    ("fn*", Analyzer._fn),
+    ("quine", Analyzer._quine),
+    ("reopen", Analyzer._reopen),
+    ("loop", Analyzer._loop),
+    ("recur", Analyzer._recur),
+    ("for", Analyzer._for),
+    ("try", Analyzer._try),
+)}
+"""Special forms (language.md §6.3) → their handler: ``handler(analyzer, form, args, ctx, frame, pos, spans)``."""
+
+
+def _span(spans: Any, i: int, pos: Any) -> Any:
+    """The span of a list form's ``i``-th element, else ``pos``."""
+    return spans[i] if spans and i < len(spans) and spans[i] is not None else pos
 
 
 MAX_NESTING = 2000
@@ -548,12 +574,12 @@ def analyze_form(form: Any, frame_locals: frozenset[Symbol] = frozenset(),
                  subunits: bool = False) -> tuple[Node, Analyzer]:
     """Analyze a top-level form, re-running once if it binds a builtin it also used statically."""
     an = Analyzer(source=source, subunits=subunits)
-    node = an.analyze(form, Ctx.RETURN, None, Frame(frame_locals), pos)
+    node = an.analyze(form, Ctx.RETURN, Frame(frame_locals), pos)
     clash = an.binds & an.static_used
     bound.note_bound(an.binds)
     if clash:
         an = Analyzer(frozenset(clash), source=source, subunits=subunits)
-        node = an.analyze(form, Ctx.RETURN, None, Frame(frame_locals), pos)
+        node = an.analyze(form, Ctx.RETURN, Frame(frame_locals), pos)
         bound.note_bound(an.binds)
     return node, an
 

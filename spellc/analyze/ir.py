@@ -6,10 +6,14 @@ built) and its ``ctx``: where its value goes (ClojureScript's ``:context``).
 
 * ``EXPR``   — the value is used by an enclosing expression;
 * ``STMT``   — the value is discarded (a non-last element of a body sequence);
-* ``RETURN`` — the value is the value of the enclosing compiled function.
+* ``RETURN`` — the value is the value of the enclosing compiled function (a ``fn`` body or the unit);
+* ``LOOP``   — the value leaves through the enclosing ``loop`` (the tail of its body).
 
-Nodes that may jump (``Recur`` in tail position) also record their target. The
-emitter relies on these facts instead of re-deriving them.
+The analyzer sets the context once; the emitter reads it to choose between an
+expression, statements, and a tail exit (``return`` / store-and-break), and has
+no notion of tail position of its own. ``Recur`` also records its target, which
+follows from its context: ``"loop"`` (LOOP), ``"fn"`` (RETURN inside a ``fn``
+body), or None (anywhere else: the recur request value).
 """
 
 from __future__ import annotations
@@ -64,9 +68,16 @@ class Record:
 
 
 class Ctx(Enum):
+    """Where a node's value goes (see the module docstring)."""
+
     EXPR = "expr"
     STMT = "stmt"
     RETURN = "return"
+    LOOP = "loop"
+
+
+TAIL_CTXS = frozenset({Ctx.RETURN, Ctx.LOOP})
+"""Contexts whose value leaves the enclosing compiled function or loop."""
 
 
 class Node(Record):

@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 import builtins
 from collections.abc import Callable
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from spell_runtime.abi import L, helper_names
 from spell_runtime.data import Symbol
@@ -55,26 +55,43 @@ class Scope:
         self.used = False
 
 
-class Tail:
-    """How a tail value leaves: ``return`` (function body / unit) or store-and-break (loop)."""
+class ReturnExit:
+    """Where the unit's tail value goes: ``return`` (no recur jumps back into a unit)."""
 
-    __slots__ = ("kind", "result_var", "recur_vars", "recur_tuple_var", "fn_arity", "fn_form", "uses_tuple_path",
-                 "loop_scope", "jumps", "fn_name", "private_patterns")
+    __slots__ = ()
 
-    def __init__(self, kind: str, result_var: str = "", recur_vars: Optional[list[str]] = None,
-                 recur_tuple_var: str = "", fn_arity: int = -1, fn_form: Any = None,
-                 loop_scope: Optional[Scope] = None, fn_name: str = "") -> None:
-        self.kind = kind  # "return" | "loop"
-        self.result_var = result_var
-        self.recur_vars: list[str] = recur_vars if recur_vars is not None else []
-        self.recur_tuple_var = recur_tuple_var
-        self.fn_arity = fn_arity
-        self.fn_form = fn_form
+
+class FnExit(ReturnExit):
+    """The tail of a ``fn`` body: ``return``; a tail recur re-binds the parameters and jumps back."""
+
+    __slots__ = ("name", "arity", "form", "params", "recur_tuple_var", "uses_tuple_path", "jumps")
+
+    def __init__(self, name: str, form: Any, params: list[str], recur_tuple_var: str) -> None:
+        self.name = name  # the compiled body's Python name
+        self.arity = len(params)
+        self.form = form
+        self.params = params  # the Python parameters a recur re-binds
+        self.recur_tuple_var = recur_tuple_var  # holds a recur request's values (any length, Q16)
         self.uses_tuple_path = False
-        self.loop_scope = loop_scope
-        self.jumps = False
-        self.fn_name = fn_name
-        self.private_patterns: Optional[tuple[Any, ...]] = None
+        self.jumps = False  # some recur jumps: the body runs in a ``while True``
+
+
+class LoopExit:
+    """The tail of a ``loop`` body: store the value and ``break``; a recur re-binds and ``continue``s."""
+
+    __slots__ = ("result_var", "recur_vars", "recur_tuple_var", "private_patterns", "uses_tuple_path")
+
+    def __init__(self, result_var: str, recur_vars: list[str], recur_tuple_var: str,
+                 private_patterns: Optional[tuple[Any, ...]]) -> None:
+        self.result_var = result_var
+        self.recur_vars = recur_vars
+        self.recur_tuple_var = recur_tuple_var
+        self.private_patterns = private_patterns  # the loop's names when they live in ``recur_vars``
+        self.uses_tuple_path = False
+
+
+Exit = Union[ReturnExit, LoopExit]
+"""How a value in tail context (``ir.TAIL_CTXS``) leaves: set by the construct that owns the tail."""
 
 
 class FnInfo:
@@ -121,6 +138,9 @@ class EmitterBase:
         self.indent = 0
         self.edepth = 0
         self.bound_cache: dict[int, tuple[Any, frozenset[Symbol]]] = {}  # analyze.privacy.bound_inside
+        # Where values in tail context leave (the innermost fn body, loop or unit being emitted);
+        # None where they are wanted as values instead: in an outlined body and a catch handler.
+        self.exit: Optional[Exit] = None
 
     # ------------------------------------------------------------------ names and constants
     def tmp(self, prefix: str = "_t") -> str:
@@ -199,19 +219,19 @@ class EmitterBase:
         indentation and expression depth count from zero (a nested ``def`` would keep the text's
         indentation growing).
 
-        The body is emitted in expression context, so no ``return``, ``break`` or ``continue`` of
-        the enclosing function can occur in it. It gets ``D``, the private locals it reads, and,
+        The body is emitted with no exit (``self.exit``), as a value, so no ``return``, ``break``
+        or ``continue`` of the enclosing function can occur in it. It gets ``D``, the private locals it reads, and,
         when it ``def``s into the enclosing scope, that scope's undo list, which it hands back with
         its value: ``_r, _u = _nestN(D, _u, _l3)``.
         """
         self._nfn += 1
         name = "_nest%d" % self._nfn
-        saved = self.blocks, self.indent, self.edepth
-        self.blocks, self.indent, self.edepth = 1, 1, 0
+        saved = self.blocks, self.indent, self.edepth, self.exit
+        self.blocks, self.indent, self.edepth, self.exit = 1, 1, 0, None
         try:
             stmts, value = emit_body()
         finally:
-            self.blocks, self.indent, self.edepth = saved
+            self.blocks, self.indent, self.edepth, self.exit = saved
         body = stmts + ([P.ret(value if value is not None else P.const(None))])
         loaded: set[str] = set()
         stored: set[str] = set()

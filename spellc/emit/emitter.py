@@ -21,7 +21,7 @@ from spell_runtime.abi import H, L
 
 from ..analyze import ir
 from . import pyast as P
-from .base import FnInfo, Result, Scope, Tail
+from .base import FnInfo, Result, ReturnExit, Scope
 from .calls import CallEmitter
 from .natives import NativeEmitter
 from .scopes import ScopeEmitter
@@ -42,14 +42,14 @@ class Emitter(ScopeEmitter, ValueEmitter, NativeEmitter, CallEmitter):
         info = FnInfo(is_fn=False)
         saved_marking, self.marking = self.marking, False
         saved_n, self._n = self._n, 0
-        saved_depths = self.blocks, self.indent, self.edepth
-        self.blocks, self.indent, self.edepth = 1, 2, 0  # the unit's def and try
+        saved_depths = self.blocks, self.indent, self.edepth, self.exit
+        self.blocks, self.indent, self.edepth, self.exit = 1, 2, 0, ReturnExit()  # the unit's def and try
         try:
-            body = self.tail_stmts(node, scope, Tail("return"), info)
+            body = self.stmts(node, scope, info)  # the unit's form is in RETURN context
         finally:
             self.marking = saved_marking
             self._n = saved_n
-            self.blocks, self.indent, self.edepth = saved_depths
+            self.blocks, self.indent, self.edepth, self.exit = saved_depths
         handler = [P.raise_(P.callname(H.CONV, P.name(L.EXC), P.name("D"), P.name(L.TABLE)))]
         fn = P.fndef(fname, ["D", "_U"], [P.try_(body, "_e", handler)])
         return fn

@@ -1,15 +1,17 @@
 """Statements, exits and binding scopes: body sequences, ``if``, ``let``, ``loop``/``recur``,
 ``fn`` bodies, ``for``, ``try``, ``def`` and raising.
 
-Tail positions are delivered through a ``Tail``: ``return`` in a function body,
-or "store and break" in a ``loop``; a ``recur`` in a tail position becomes
-re-binding plus ``continue`` of the enclosing ``while True`` (no trampoline,
-no marker allocated).
+The analyzer gives every IR node its context (``ir.Ctx``); ``stmts`` reads it. A value in
+tail context leaves through the current exit (``self.exit``, set by the unit, ``fn`` body
+or ``loop`` that owns the tail): ``return`` in a function body, or "store and break" in a
+``loop``; a ``recur`` in a tail position becomes re-binding plus ``continue`` of the
+enclosing ``while True`` (no trampoline, no marker allocated).
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from typing import Any, Optional
 
 from spell_runtime.abi import H, L
@@ -18,22 +20,38 @@ from spell_runtime.data import Symbol
 from ..analyze import ir
 from ..analyze.privacy import int_loop_vars
 from . import pyast as P
-from .base import BLOCK_BUDGET, EmitterBase, FnInfo, Pos, Result, Scope, Tail
+from .base import BLOCK_BUDGET, EmitterBase, Exit, FnExit, FnInfo, LoopExit, Pos, Result, ReturnExit, Scope
 
 
 class ScopeEmitter(EmitterBase):
     """Emits statements, tail exits and the constructs that open a binding scope."""
 
+    _STATEMENTS: dict[type, _Statements]
+    """IR kinds with a statement form of their own, in any context (filled below the class)."""
+
     # ------------------------------------------------------------------ statements and tail exits
+    def tail_of(self, node: ir.Node) -> Optional[Exit]:
+        """The exit ``node``'s value leaves through: the current one when the analyzer put the node in
+        tail context (RETURN, LOOP), else None (its value is used, or discarded)."""
+        return self.exit if node.ctx in ir.TAIL_CTXS else None
+
     def stmts(self, node: ir.Node, scope: Scope, info: FnInfo) -> list[ast.stmt]:
-        """Emit for effect only."""
+        """Emit ``node`` as statements: in tail context its value leaves through ``self.exit``, else it
+        is evaluated for effect only."""
+        tail = self.tail_of(node)
         if self._too_deep(node):
             res = self.expr(node, scope, info)
             with P.at(node.pos):
+                if tail is not None:
+                    # Outlined, a tail recur arrives here as a recur request value, which ``deliver``
+                    # turns back into a jump (loop) or a re-application (fn).
+                    return res.stmts + self.deliver(res.expr, True)
                 return res.stmts + [P.expr_stmt(res.expr)]
         saved, self.edepth = self.edepth, 0  # a statement's expression starts shallow
         try:
             with P.at(node.pos):
+                if tail is not None:
+                    return self._tail_stmts(node, scope, tail, info)
                 return self._stmts(node, scope, info)
         finally:
             self.edepth = saved
@@ -47,16 +65,9 @@ class ScopeEmitter(EmitterBase):
         if isinstance(node, (ir.Const, ir.Local, ir.BuiltinRef, ir.Fn)) or (
                 isinstance(node, ir.NsRef) and node.has_static_root):
             return []
-        if isinstance(node, ir.Seq):
-            return self.seq_stmts(node, scope, info, None)
-        if isinstance(node, ir.Let):
-            return self.let_stmts(node, scope, info, None)
-        if isinstance(node, ir.Try):
-            return self.try_stmts(node, scope, info, None)
-        if isinstance(node, ir.If):
-            return self.if_stmts(node, scope, info, None)
-        if isinstance(node, (ir.Throw, ir.Fail)):
-            return self.raise_stmts(node, scope, info)
+        statements = self._STATEMENTS.get(type(node))
+        if statements is not None:
+            return statements(self, node, scope, info)
         res = self.expr(node, scope, info)
         out = list(res.stmts)
         e = res.expr
@@ -64,50 +75,30 @@ class ScopeEmitter(EmitterBase):
             out.append(P.expr_stmt(e))
         return out
 
-    def tail_stmts(self, node: ir.Node, scope: Scope, tail: Tail, info: FnInfo) -> list[ast.stmt]:
-        """Emit ``node`` in a tail position: its value leaves through ``tail``."""
-        if self._too_deep(node):
-            # Outlined, a tail recur arrives here as a recur request value, which ``deliver``
-            # turns back into a jump (loop) or a re-application (fn).
-            res = self.expr(node, scope, info)
-            with P.at(node.pos):
-                return res.stmts + self.deliver(res.expr, tail, True, node.pos)
-        saved, self.edepth = self.edepth, 0
-        try:
-            with P.at(node.pos):
-                return self._tail_stmts(node, scope, tail, info)
-        finally:
-            self.edepth = saved
-
-    def _tail_stmts(self, node: ir.Node, scope: Scope, tail: Tail, info: FnInfo) -> list[ast.stmt]:
-        if isinstance(node, ir.Seq):
-            return self.seq_stmts(node, scope, info, tail)
-        if isinstance(node, ir.Let):
-            return self.let_stmts(node, scope, info, tail)
-        if isinstance(node, ir.Try):
-            return self.try_stmts(node, scope, info, tail)
-        if isinstance(node, ir.If):
-            return self.if_stmts(node, scope, info, tail)
+    def _tail_stmts(self, node: ir.Node, scope: Scope, tail: Exit, info: FnInfo) -> list[ast.stmt]:
+        statements = self._STATEMENTS.get(type(node))
+        if statements is not None:
+            return statements(self, node, scope, info)
         if isinstance(node, ir.Quine):
             out = self.quine_bind(node, scope, info)
-            return out + self.tail_stmts(node.last, scope, tail, info)
-        if isinstance(node, ir.Recur) and node.target is not None and self._recur_target_ok(node, tail):
+            return out + self.stmts(node.last, scope, info)
+        if isinstance(node, ir.Recur) and self._recur_jumps(node, tail):
             return self.recur_jump(node, scope, info, tail)
-        if isinstance(node, (ir.Throw, ir.Fail)):
-            return self.raise_stmts(node, scope, info)
         res = self.expr(node, scope, info)
-        return res.stmts + self.deliver(res.expr, tail, _may_be_map(node), node.pos)
+        return res.stmts + self.deliver(res.expr, _may_be_map(node))
 
     @staticmethod
-    def _recur_target_ok(node: ir.Recur, tail: Tail) -> bool:
-        return (node.target == "loop" and tail.kind == "loop") or (node.target == "fn" and tail.kind == "return"
-                                                                      and tail.fn_arity >= 0)
+    def _recur_jumps(node: ir.Recur, tail: Exit) -> bool:
+        return ((node.target == "loop" and isinstance(tail, LoopExit))
+                or (node.target == "fn" and isinstance(tail, FnExit)))
 
-    def deliver(self, value: ast.expr, tail: Tail, may_be_map: bool, pos: Optional[Pos]) -> list[ast.stmt]:
-        """Statements that hand a tail value to ``tail`` (checking for a recur request when needed)."""
+    def deliver(self, value: ast.expr, may_be_map: bool) -> list[ast.stmt]:
+        """Statements that hand a tail value to ``self.exit`` (checking for a recur request when needed)."""
+        tail = self.exit
+        assert tail is not None
         out: list[ast.stmt] = []
-        if tail.kind == "return":
-            if may_be_map and tail.fn_arity >= 0:
+        if isinstance(tail, ReturnExit):
+            if may_be_map and isinstance(tail, FnExit):
                 # A recur request that arrives as a value (Q17; rare: only maps can be one) re-enters
                 # the function by a call in ``_recur_value`` rather than a loop, which keeps the
                 # common path free of loop bookkeeping.
@@ -116,8 +107,8 @@ class ScopeEmitter(EmitterBase):
                 plain = P.or_(P.and_(P.is_not(P.walrus(ty, P.callname("type", P.walrus(v, value))), P.name(H.SPELL_MAP)),
                                      P.is_not(P.name(ty), P.name(H.RECUR_MARKER))),
                               P.is_(P.name(L.HEAD), P.const(None)))
-                again = P.callname(H.RECUR_VALUE, P.name(tail.fn_name), P.name("D"), P.name(L.HEAD), P.name(v),
-                                   P.const(tail.fn_arity), self.const(tail.fn_form))
+                again = P.callname(H.RECUR_VALUE, P.name(tail.name), P.name("D"), P.name(L.HEAD), P.name(v),
+                                   P.const(tail.arity), self.const(tail.form))
                 out.append(P.ret(P.ifexp(plain, P.name(v), again)))
             else:
                 out.append(P.ret(value))
@@ -215,16 +206,13 @@ class ScopeEmitter(EmitterBase):
         t = self.tmp()
         return P.and_(P.is_not(P.walrus(t, e), P.const(None)), P.is_not(P.name(t), P.const(False)))
 
-    def if_stmts(self, node: ir.If, scope: Scope, info: FnInfo, tail: Optional[Tail]) -> list[ast.stmt]:
+    def if_stmts(self, node: ir.If, scope: Scope, info: FnInfo) -> list[ast.stmt]:
+        """``(if t a b)`` as an ``if`` statement whose branches are statements in the ``if``'s context."""
         test = self.expr(node.test, scope, info)
         cond = self.truth(test.expr, node.test_is_bool)
         with self.nested(0, 1):  # an ``else`` holding only an ``if`` is written ``elif``: no deeper
-            if tail is None:
-                body = self.stmts(node.then, scope, info)
-                orelse = self.stmts(node.else_, scope, info)
-            else:
-                body = self.tail_stmts(node.then, scope, tail, info)
-                orelse = self.tail_stmts(node.else_, scope, tail, info)
+            body = self.stmts(node.then, scope, info)
+            orelse = self.stmts(node.else_, scope, info)
         st = P.if_(cond, body, orelse)
         return test.stmts + [st]
 
@@ -235,15 +223,18 @@ class ScopeEmitter(EmitterBase):
         if len(node.body) == 1 and _cannot_fail(node.body[0]):
             return self.expr(node.body[0], scope, info)
         v = self.tmp()
-        stmts = self.seq_stmts(node, scope, info, None, result_var=v)
+        stmts = self.seq_stmts(node, scope, info, result_var=v)
         return Result(stmts, P.name(v))
 
-    def seq_stmts(self, node: ir.Seq, scope: Scope, info: FnInfo, tail: Optional[Tail],
-                  result_var: Optional[str] = None, bare_ci: Optional[str] = None) -> list[ast.stmt]:
-        """A body sequence; unless ``bare_ci`` is given, wrapped in a handler that marks the failing element."""
+    def seq_stmts(self, node: ir.Seq, scope: Scope, info: FnInfo, result_var: Optional[str] = None,
+                  bare_ci: Optional[str] = None) -> list[ast.stmt]:
+        """A body sequence; unless ``bare_ci`` is given, wrapped in a handler that marks the failing element.
+
+        Its value leaves through the exit in tail context, else goes to ``result_var`` if given."""
+        tail = self.tail_of(node)
         if not node.body:
             if tail is not None:
-                return self.deliver(P.const(None), tail, False, node.pos)
+                return self.deliver(P.const(None), False)
             if result_var:
                 return [P.assign(result_var, P.const(None))]
             return []
@@ -269,7 +260,7 @@ class ScopeEmitter(EmitterBase):
         st = P.try_(body, "_e", handler)
         return prologue + [st]
 
-    def _seq_elements(self, node: ir.Seq, scope: Scope, info: FnInfo, tail: Optional[Tail],
+    def _seq_elements(self, node: ir.Seq, scope: Scope, info: FnInfo, tail: Optional[Exit],
                       result_var: Optional[str], ci: str, counted: bool) -> list[ast.stmt]:
         """The statements of a body sequence's elements (``counted``: keep ``ci`` = the running element)."""
         n = len(node.body)
@@ -280,10 +271,8 @@ class ScopeEmitter(EmitterBase):
                 # -1 while sub-units run: they mark their own failing element
                 body.append(P.assign(ci, P.const(-1 if isinstance(el, ir.SubUnits) else i + skipped)))
             last = i == n - 1
-            if not last:
+            if not last or tail is not None:
                 body.extend(self.stmts(el, scope, info))
-            elif tail is not None:
-                body.extend(self.tail_stmts(el, scope, tail, info))
             elif result_var:
                 res = self.expr(el, scope, info)
                 body.extend(res.stmts)
@@ -339,16 +328,16 @@ class ScopeEmitter(EmitterBase):
 
     def e_Let(self, node: ir.Let, scope: Scope, info: FnInfo) -> Result:
         v = self.tmp()
-        return Result(self.let_stmts(node, scope, info, None, v), P.name(v))
+        return Result(self.let_stmts(node, scope, info, v), P.name(v))
 
-    def let_stmts(self, node: ir.Let, outer: Scope, info: FnInfo, tail: Optional[Tail],
-                  result_var: Optional[str] = None) -> list[ast.stmt]:
+    def let_stmts(self, node: ir.Let, outer: Scope, info: FnInfo, result_var: Optional[str] = None) -> list[ast.stmt]:
+        """A ``let`` scope: saves, bindings and body in ``try``/``finally`` (Python locals when private)."""
         scope = Scope(self.tmp("_u"))
         saved_private = self.private
         self.private = dict(saved_private)
         try:
             with self.nested(2):  # the scope's try/except/finally
-                body = self._let_body(node, scope, info, tail, result_var)
+                body = self._let_body(node, scope, info, result_var)
             if node.private:
                 own = {b.pattern: self.private[b.pattern] for b in node.bindings}
                 pre = [P.assign(var, P.name(H.MISS)) for var in dict.fromkeys(own.values())]
@@ -358,8 +347,7 @@ class ScopeEmitter(EmitterBase):
         saves, restores = self._saves(node.syms, node.pos)
         return self._scope_frame(scope, saves, restores, body, node.pos)
 
-    def _let_body(self, node: ir.Let, scope: Scope, info: FnInfo, tail: Optional[Tail],
-                  result_var: Optional[str]) -> list[ast.stmt]:
+    def _let_body(self, node: ir.Let, scope: Scope, info: FnInfo, result_var: Optional[str]) -> list[ast.stmt]:
         """The bindings (into ``self.private`` when the let is private) and the body of a ``let``."""
         body: list[ast.stmt] = []
         own: dict[Symbol, str] = {}
@@ -374,12 +362,7 @@ class ScopeEmitter(EmitterBase):
                 self.private[b.pattern] = var
             else:
                 body.extend(self.bind_pattern(b.pattern, res.expr, b.value.pos or node.pos))
-        if tail is not None:
-            body.extend(self.seq_stmts(node.body, scope, info, tail))
-        elif result_var:
-            body.extend(self.seq_stmts(node.body, scope, info, None, result_var=result_var))
-        else:
-            body.extend(self.seq_stmts(node.body, scope, info, None))
+        body.extend(self.seq_stmts(node.body, scope, info, result_var=result_var))
         return body
 
     # ------------------------------------------------------------------ loop / recur
@@ -393,11 +376,19 @@ class ScopeEmitter(EmitterBase):
         vars_ = [self.tmp("_lv") for _ in node.patterns]
         pre = init_stmts + [P.assign(vn, e) for vn, e in zip(vars_, init_exprs)]
         scope = Scope(self.tmp("_u"))
-        tail = Tail("loop", result_var=result_var, recur_vars=vars_, recur_tuple_var=self.tmp("_lt"),
-                    loop_scope=scope)
+        # Private: the loop variables themselves hold the bindings (see analyze.privacy).
+        tail = LoopExit(result_var, vars_, self.tmp("_lt"), tuple(node.patterns) if node.private else None)
+        saved_exit, self.exit = self.exit, tail
+        try:
+            return self._loop_scope(node, scope, info, tail, vars_, pre)
+        finally:
+            self.exit = saved_exit
+
+    def _loop_scope(self, node: ir.Loop, scope: Scope, info: FnInfo, tail: LoopExit, vars_: list[str],
+                    pre: list[ast.stmt]) -> list[ast.stmt]:
+        """``pre`` (the initial values), then the loop's scope frame around ``while True:`` (its body
+        in LOOP context)."""
         if node.private:
-            # The loop variables themselves hold the bindings (see analyze.privacy).
-            tail.private_patterns = tuple(node.patterns)
             saved_private = self.private
             saved_ints = self.int_vars
             self.private = dict(saved_private)
@@ -406,7 +397,7 @@ class ScopeEmitter(EmitterBase):
             self.int_vars = saved_ints | {v for p, v in zip(node.patterns, vars_) if p in ints}
             try:
                 with self.nested(3):  # the scope's try/except/finally and the while
-                    body_stmts = self.seq_stmts(node.body, scope, info, tail)
+                    body_stmts = self.seq_stmts(node.body, scope, info)
                 privates = self._private_args(node.patterns)
             finally:
                 self.private = saved_private
@@ -418,7 +409,7 @@ class ScopeEmitter(EmitterBase):
             loop = P.while_true(top + body_stmts)
             return pre + self._scope_frame(scope, [], [], [loop], node.pos, privates=privates)
         with self.nested(3):
-            body_stmts = self.seq_stmts(node.body, scope, info, tail)
+            body_stmts = self.seq_stmts(node.body, scope, info)
         saves, restores = self._saves(node.syms, node.pos)
         top = []
         if scope.used:
@@ -441,7 +432,7 @@ class ScopeEmitter(EmitterBase):
         out = self._scope_frame(scope, saves, restores, [loop], node.pos)
         return pre + out
 
-    def _loop_rebind_now(self, tail: Tail, vals: ast.expr) -> list[ast.stmt]:
+    def _loop_rebind_now(self, tail: LoopExit, vals: ast.expr) -> list[ast.stmt]:
         """Re-bind loop variables from a recur request of any length (Q16), before ``continue``."""
         if tail.private_patterns is not None:
             tgt = P.node(ast.Tuple(elts=[P.store(v) for v in tail.recur_vars], ctx=P.STORE))
@@ -450,10 +441,11 @@ class ScopeEmitter(EmitterBase):
         tail.uses_tuple_path = True
         return [P.assign(tail.recur_tuple_var, vals)]
 
-    def recur_jump(self, node: ir.Recur, scope: Scope, info: FnInfo, tail: Tail) -> list[ast.stmt]:
+    def recur_jump(self, node: ir.Recur, scope: Scope, info: FnInfo, tail: Exit) -> list[ast.stmt]:
+        """A tail ``recur``: re-bind the loop variables (fn parameters) and ``continue``."""
         stmts, exprs = self.exprs_in_order(node.args, scope, info)
         out = list(stmts)
-        if tail.kind == "loop":
+        if isinstance(tail, LoopExit):
             if len(exprs) == len(tail.recur_vars):
                 temps = [self.tmp() for _ in exprs]
                 out += [P.assign(t, e) for t, e in zip(temps, exprs)]
@@ -462,16 +454,17 @@ class ScopeEmitter(EmitterBase):
                 out.extend(self._loop_rebind_now(tail, P.tuple_(exprs)))
             out.append(P.cont())
         else:
-            if len(exprs) != tail.fn_arity:
+            assert isinstance(tail, FnExit)
+            if len(exprs) != tail.arity:
                 marker = P.callname(H.MAKE_RECUR, P.tuple_(exprs))
                 fail = P.raise_(P.callname(H.FAIL, P.const("Wrong number of args: expected %d, got %d"
-                                                            % (tail.fn_arity, len(exprs))), self.const(node.form)))
+                                                            % (tail.arity, len(exprs))), self.const(node.form)))
                 out.append(P.if_(P.is_(P.name(L.HEAD), P.const(None)), [P.ret(marker)], [fail]))
             else:
                 temps = [self.tmp() for _ in exprs]
                 out += [P.assign(t, e) for t, e in zip(temps, exprs)]
                 marker = P.callname(H.MAKE_RECUR, P.tuple_([P.name(t) for t in temps]))
-                rebind = [P.assign(vn, P.name(t)) for vn, t in zip(tail.recur_vars, temps)] + [P.cont()]
+                rebind = [P.assign(vn, P.name(t)) for vn, t in zip(tail.params, temps)] + [P.cont()]
                 tail.jumps = True
                 out.append(P.if_(P.is_(P.name(L.HEAD), P.const(None)), [P.ret(marker)], rebind))
         return out
@@ -495,16 +488,17 @@ class ScopeEmitter(EmitterBase):
         params = ["_p%d" % i for i in range(len(body.params))]
         scope = Scope(self.tmp("_u"))
         info = FnInfo(is_fn=True)
-        tail = Tail("return", recur_vars=params, recur_tuple_var=self.tmp("_rt"), fn_arity=len(params),
-                    fn_form=body.form, fn_name=fname)
+        tail = FnExit(fname, body.form, params, self.tmp("_rt"))
         ci = self.tmp("_ci")
         saved_private = self.private
         self.private = dict(zip(body.params, params)) if body.private else {}
+        saved_exit, self.exit = self.exit, tail
         try:
-            body_stmts = self.seq_stmts(body.body, scope, info, tail, bare_ci=ci)
+            body_stmts = self.seq_stmts(body.body, scope, info, bare_ci=ci)
             privates = self._private_args(body.params) if body.private else None
         finally:
             self.private = saved_private
+            self.exit = saved_exit
         saves, restores = self._saves(body.syms, pos) if not body.private else ([], [])
         top: list[ast.stmt] = []
         if scope.used and tail.jumps:  # forget the previous iteration's defs (only a recur loop has one)
@@ -593,19 +587,18 @@ class ScopeEmitter(EmitterBase):
     # ------------------------------------------------------------------ try / catch
     def e_Try(self, node: ir.Try, scope: Scope, info: FnInfo) -> Result:
         v = self.tmp()
-        return Result(self.try_stmts(node, scope, info, None, v), P.name(v))
+        return Result(self.try_stmts(node, scope, info, v), P.name(v))
 
-    def try_stmts(self, node: ir.Try, scope: Scope, info: FnInfo, tail: Optional[Tail],
-                  result_var: Optional[str] = None) -> list[ast.stmt]:
+    def try_stmts(self, node: ir.Try, scope: Scope, info: FnInfo, result_var: Optional[str] = None) -> list[ast.stmt]:
+        """``try``: the body in the ``try``'s context; a ``catch`` handler's value is delivered after its
+        defs are undone, so the handler itself is emitted with no exit."""
+        tail = self.tail_of(node)
         # The body keeps its own converting handler: ``catch`` sees only Spell errors, so host
         # failures must become Spell errors inside the ``try`` (see ``marking``).
         saved_marking, self.marking = self.marking, node.handler is None and self.marking
         try:
             with self.nested(1):
-                if tail is not None:
-                    body = self.seq_stmts(node.body, scope, info, tail)
-                else:
-                    body = self.seq_stmts(node.body, scope, info, None, result_var=result_var)
+                body = self.seq_stmts(node.body, scope, info, result_var=result_var)
         finally:
             self.marking = saved_marking
         if node.handler is None:
@@ -618,15 +611,31 @@ class ScopeEmitter(EmitterBase):
         ]
         sym = node.catch_sym
         handler += self.bind_def(sym, P.callname(H.CAUGHT, P.name(err)), scope, node.pos)
-        with self.nested(2):  # inside an except clause that binds a name
-            handler += self.seq_stmts(node.handler, scope, info, None, result_var=hv)
+        saved_exit, self.exit = self.exit, None
+        try:
+            with self.nested(2):  # inside an except clause that binds a name
+                handler += self.seq_stmts(node.handler, scope, info, result_var=hv)
+        finally:
+            self.exit = saved_exit
         handler.append(P.assign(scope.undo, P.callname(H.DROP, P.name("D"), self.const(sym), P.name(scope.undo))))
         if tail is not None:
-            handler += self.deliver(P.name(hv), tail, True, node.pos)
+            handler += self.deliver(P.name(hv), True)
         elif result_var:
             handler.append(P.assign(result_var, P.name(hv)))
         st = P.try_(body, err, handler, exc_type=H.SPELL_ERROR)
         return [st]
+
+
+_Statements = Callable[[Any, Any, Scope, FnInfo], list[ast.stmt]]
+
+ScopeEmitter._STATEMENTS = {
+    ir.Seq: ScopeEmitter.seq_stmts,
+    ir.Let: ScopeEmitter.let_stmts,
+    ir.Try: ScopeEmitter.try_stmts,
+    ir.If: ScopeEmitter.if_stmts,
+    ir.Throw: ScopeEmitter.raise_stmts,
+    ir.Fail: ScopeEmitter.raise_stmts,
+}
 
 
 def _cannot_fail(node: ir.Node) -> bool:

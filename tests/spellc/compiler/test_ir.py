@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
+from spell_runtime import library
 from spell_runtime.data import Symbol
 
 import spellc
@@ -35,6 +36,7 @@ def walk(node: Any) -> Iterator[Any]:
 
 
 def nodes_of(src: str) -> list[Any]:
+    library.load()  # builtins are referenced statically only once registered (else the test depends on order)
     node, _ = analyze_form(spellc.read_string(src), subunits=True)
     return [n for n in walk(node) if isinstance(n, ir.Node)]
 
@@ -60,6 +62,9 @@ def test_every_node_kind_appears_and_is_well_formed() -> None:
                 assert all(isinstance(x, ir.Node) for x in (n.test, n.then, n.else_))
             if isinstance(n, ir.Recur):
                 assert n.target in (None, "loop", "fn")
+                # a jump is exactly a recur in tail context (the emitter reads nothing else)
+                assert (n.target is not None) <= (n.ctx in ir.TAIL_CTXS)
+                assert (n.target == "loop") == (n.ctx is ir.Ctx.LOOP)
             if isinstance(n, ir.NativeOp):
                 assert n.args and all(isinstance(a, ir.Node) for a in n.args)
     assert seen == set(ir.NODE_KINDS)
@@ -91,3 +96,31 @@ def test_recur_targets() -> None:
     assert [r.target for r in not_tail] == [None]
     in_fn = [n for n in nodes_of("(fn [a] (recur a))") if isinstance(n, ir.Recur)]
     assert [r.target for r in in_fn] == ["fn"]
+
+
+def test_loop_body_tail_is_loop_context_whatever_the_loop_context() -> None:
+    # The loop is an argument (EXPR); its body's last element still leaves through the loop.
+    call = nodes_of("(f (loop [i 0] (if i (g i) 2)))")[0]
+    assert isinstance(call, ir.Call)
+    loop = call.args[0]
+    assert isinstance(loop, ir.Loop) and loop.ctx is ir.Ctx.EXPR
+    branch = loop.body.body[-1]
+    assert isinstance(branch, ir.If) and branch.ctx is ir.Ctx.LOOP
+    assert branch.test.ctx is ir.Ctx.EXPR and branch.then.ctx is ir.Ctx.LOOP and branch.else_.ctx is ir.Ctx.LOOP
+
+
+def test_recur_in_unit_tail_is_a_value_and_in_fn_tail_a_jump() -> None:
+    unit = [n for n in nodes_of("(let [a 1] (recur a))") if isinstance(n, ir.Recur)]
+    assert [(r.ctx, r.target) for r in unit] == [(ir.Ctx.RETURN, None)]
+    fn_in_loop = [n for n in nodes_of("(loop [i 0] (fn [a] (recur a)))") if isinstance(n, ir.Recur)]
+    assert [(r.ctx, r.target) for r in fn_in_loop] == [(ir.Ctx.RETURN, "fn")]
+    loop_in_fn = [n for n in nodes_of("(fn [a] (loop [i a] (recur i)))") if isinstance(n, ir.Recur)]
+    assert [(r.ctx, r.target) for r in loop_in_fn] == [(ir.Ctx.LOOP, "loop")]
+
+
+def test_special_forms_table_covers_the_language() -> None:
+    from spellc.analyze.analyzer import SPECIAL_FORMS
+
+    names = {s.name for s in SPECIAL_FORMS}
+    assert names == {"quote", "def", "persist", "do", "if", "let", "fn", "fn*", "quine", "reopen", "loop",
+                     "recur", "for", "try"}
