@@ -46,7 +46,7 @@ from spell_runtime.errors import SpellError
 from spell_runtime.invoke import host_class_name
 
 from ..expand.builtin_macros import MACROS, MacroArgError
-from . import bound
+from . import bound, native_ops
 from .ir import (
     Binding,
     BuiltinCall,
@@ -88,21 +88,6 @@ S_REOPEN_EVAL = Symbol("reopen-eval")
 S_THROW = Symbol("throw")
 K_WHEN = Keyword("when")
 K_LET = Keyword("let")
-
-# Core operators lowered to native Python operations at these arities.
-NATIVE_OPS: dict[tuple[str, int], str] = {
-    ("+", 2): "add", ("-", 2): "sub", ("*", 2): "mul", ("-", 1): "neg",
-    ("<", 2): "lt", (">", 2): "gt", ("<=", 2): "le", (">=", 2): "ge",
-    ("=", 2): "eq", ("not=", 2): "ne", ("inc", 1): "inc", ("dec", 1): "dec",
-    ("zero?", 1): "zero", ("pos?", 1): "pos", ("neg?", 1): "negp",
-    ("nil?", 1): "nil", ("some?", 1): "some", ("not", 1): "not",
-    ("true?", 1): "true", ("false?", 1): "false", ("identical?", 2): "identical",
-    # collection operations with an inline fast path for the common concrete type
-    ("conj", 2): "conj", ("get", 2): "get", ("count", 1): "count", ("nth", 2): "nth", ("first", 1): "first",
-    ("assoc", 3): "assoc",
-}
-BOOL_OPS = frozenset({"lt", "gt", "le", "ge", "eq", "ne", "zero", "pos", "negp", "nil", "some", "not",
-                      "true", "false", "identical"})
 
 SUBUNIT_MIN = 6
 """Body sequences longer than this compile their leading elements as cached sub-units."""
@@ -276,9 +261,9 @@ class Analyzer:
                 value = BUILTINS[head]
                 if head is S_THROW and len(args_forms) == 1:
                     return Throw(form, pos, ctx, args()[0])
-                op = NATIVE_OPS.get((head.name, len(args_forms)))
+                op = native_ops.BY_CALL.get((head.name, len(args_forms)))
                 if op is not None:
-                    return NativeOp(form, pos, ctx, op, args())
+                    return NativeOp(form, pos, ctx, op.name, args())
                 info = info_of(value)
                 if info is not None and callable(value) or type(value) is EnvFn:
                     return BuiltinCall(form, pos, ctx, head, value, args(), type(value) is EnvFn)
@@ -561,7 +546,7 @@ def nesting_message() -> str:
 
 def _is_bool(node: Node) -> bool:
     if type(node) is NativeOp:
-        return node.op in BOOL_OPS
+        return native_ops.BY_NAME[node.op].returns_bool
     if type(node) is BuiltinCall:
         return node.sym.name.endswith("?")
     if type(node) is Const:
@@ -584,4 +569,4 @@ def analyze_form(form: Any, frame_locals: frozenset[Symbol] = frozenset(),
     return node, an
 
 
-__all__ = ["analyze_form", "Analyzer", "Frame", "SPECIAL_FORMS", "NATIVE_OPS"]
+__all__ = ["analyze_form", "Analyzer", "Frame", "SPECIAL_FORMS"]

@@ -24,6 +24,8 @@ from typing import Any, ClassVar, Optional
 
 from spell_runtime.data import Keyword, Span, Symbol
 
+from .native_ops import BY_NAME
+
 
 class Record:
     """An immutable record whose fields are its annotations (own and inherited, in order).
@@ -269,7 +271,8 @@ class BuiltinCall(Node):
 
 
 class NativeOp(Node):
-    """A fixed-arity core operator lowered to Python operations with Spell semantics."""
+    """A fixed-arity core operator lowered to Python operations with Spell semantics; ``op`` is its
+    name in ``native_ops``."""
 
     op: str
     args: tuple[Node, ...]
@@ -299,10 +302,6 @@ NODE_KINDS: tuple[type, ...] = (
 )
 
 
-MAP_VALUED_OPS = frozenset({"conj", "get", "nth", "first", "assoc"})
-"""Natively lowered operations whose result can be any value (including a map)."""
-
-
 def may_be_map(node: Node) -> bool:
     """Could the node's value be a map (and so a recur request)? False only when certainly not."""
     if isinstance(node, Const):
@@ -310,7 +309,7 @@ def may_be_map(node: Node) -> bool:
 
         return isinstance(node.value, SpellMap)
     if isinstance(node, NativeOp):
-        return node.op in MAP_VALUED_OPS
+        return BY_NAME[node.op].may_be_map
     if isinstance(node, (VectorLit, For, Fn)):
         return False
     if isinstance(node, BuiltinCall):

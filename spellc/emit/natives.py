@@ -1,21 +1,28 @@
 """Native operators (arithmetic, comparison, collection access, predicates): the common case
-inline — e.g. a long addition with its overflow check — and the library function otherwise."""
+inline — e.g. a long addition with its overflow check — and the library function otherwise.
+
+The operators and their facts are listed once, in ``analyze.native_ops``; here each family
+has one builder (``NativeEmitter._LOWER``)."""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from typing import Any, Optional
 
 from spell_runtime.abi import H
 from spell_runtime.data import LONG_MAX, LONG_MIN, Keyword, Symbol
 
 from ..analyze import ir
+from ..analyze.native_ops import BY_NAME
 from . import pyast as P
 from .base import EmitterBase, FnInfo, Result, Scope
 
 
 class NativeEmitter(EmitterBase):
-    """Emits ``NativeOp`` nodes."""
+    """Emits ``NativeOp`` nodes: one builder per operator family (``_LOWER``, filled below the class)."""
+
+    _LOWER: dict[str, _Builder]
 
     def e_NativeOp(self, node: ir.NativeOp, scope: Scope, info: FnInfo) -> Result:
         info.static_refs = True
@@ -39,8 +46,10 @@ class NativeEmitter(EmitterBase):
         return P.walrus(t, e), P.name(t), (KNOWN_INT if id(e) in self.int_exprs else None)
 
     def native(self, op: str, args: list[ast.expr]) -> ast.expr:
-        e = self._native(op, args)
-        if op in ("add", "sub", "mul", "inc", "dec") and all(self._operand_is_int(a) for a in args):
+        """The inline code of native operator ``op`` (``analyze.native_ops``) on evaluated ``args``."""
+        spec = BY_NAME[op]
+        e = self._LOWER[spec.family](self, op, args)
+        if spec.keeps_long and all(self._operand_is_int(a) for a in args):
             self.int_exprs.add(id(e))
         return e
 
@@ -51,83 +60,90 @@ class NativeEmitter(EmitterBase):
             return e.id in self.int_vars
         return id(e) in self.int_exprs
 
-    def _native(self, op: str, args: list[ast.expr]) -> ast.expr:
-        if op in ("add", "sub", "mul", "lt", "gt", "le", "ge"):
-            ops = [self._operand(args[0]), self._operand(args[1])]
-            (_, a, ac), (_, b, bc) = ops
-            if type(ac) is int and type(bc) is int or _known_non_int(ac) or _known_non_int(bc):
-                return P.callname(H.op(op), args[0], args[1])  # no inline fast path can apply
-            # Evaluate both operands, in order, while testing the ones not known to be longs.
-            parts: list[ast.expr] = []
-            typed = True
-            for e_, _, c_ in ops:
-                if _is_int(c_):
-                    if isinstance(e_, ast.NamedExpr):
-                        parts.append(P.is_not(e_, P.name(H.NOTHING)))
-                else:
-                    typed = False
-                    parts.append(P.is_(P.callname("type", e_), P.name("int")))
-            evaluated = P.bitand(*parts) if parts else None
-            if op in ("add", "sub", "mul"):
-                pyop = {"add": ast.Add(), "sub": ast.Sub(), "mul": ast.Mult()}[op]
-                r = self.tmp("_r")
-                rng = P.chain(_long_min(), [ast.LtE(), ast.LtE()], [P.walrus(r, P.binop(a, pyop, b)),
-                                                                    P.const(LONG_MAX)])
-                cond = P.and_(evaluated, rng) if evaluated is not None else rng
-                return P.ifexp(cond, P.name(r), P.callname(H.op(op), a, b))
-            cmp: ast.cmpop = {"lt": ast.Lt(), "gt": ast.Gt(), "le": ast.LtE(), "ge": ast.GtE()}[op]
-            test = P.compare(a, cmp, b)
-            if typed:
-                return P.and_(evaluated, test) if evaluated is not None else test
-            assert evaluated is not None
-            return P.ifexp(evaluated, test, P.callname(H.op(op), a, b))
-        if op in ("conj", "get", "count", "nth", "first", "assoc"):
-            return self._coll_op(op, args)
-        if op in ("eq", "ne"):
-            e = self._eq(args[0], args[1])
-            return P.not_(e) if op == "ne" else e
-        if op in ("inc", "dec"):
-            ae, a, ac = self._operand(args[0])
-            r = self.tmp("_r")
-            if type(ac) is int or _known_non_int(ac):
-                return P.callname(H.op(op), args[0])
-            if ac is KNOWN_INT:
-                pyop1: ast.operator = ast.Add() if op == "inc" else ast.Sub()
-                bound1 = (P.compare(P.walrus(r, P.binop(ae, pyop1, P.const(1))), ast.LtE(), P.const(LONG_MAX))
-                          if op == "inc" else
-                          P.compare(P.walrus(r, P.binop(ae, pyop1, P.const(1))), ast.GtE(), _long_min()))
-                return P.ifexp(bound1, P.name(r), P.callname(H.op(op), a))
-            pyop = ast.Add() if op == "inc" else ast.Sub()
-            bound_check = (P.compare(P.walrus(r, P.binop(a, pyop, P.const(1))), ast.LtE(),
-                                     P.const(LONG_MAX)) if op == "inc" else
-                           P.compare(P.walrus(r, P.binop(a, pyop, P.const(1))), ast.GtE(),
-                                     _long_min()))
-            return P.ifexp(P.and_(P.is_(P.callname("type", ae), P.name("int")), bound_check), P.name(r),
-                           P.callname(H.op(op), a))
-        if op == "neg":
-            ae, a, ac = self._operand(args[0])
-            return P.callname(H.op("neg"), ae)
-        if op in ("zero", "pos", "negp"):
-            ae, a, ac = self._operand(args[0])
-            if _known_non_int(ac):
-                return P.callname(H.op(op), args[0])
-            zcmp: ast.cmpop = {"zero": ast.Eq(), "pos": ast.Gt(), "negp": ast.Lt()}[op]
-            return P.ifexp(P.is_(P.callname("type", ae), P.name("int")), P.compare(a, zcmp, P.const(0)),
-                           P.callname(H.op(op), a))
-        if op == "nil":
-            return P.is_(args[0], P.const(None))
+    def _longs_tested(self, op: str, args: list[ast.expr]) -> Optional[tuple[Optional[ast.expr], bool, ast.expr,
+                                                                           ast.expr]]:
+        """For a binary numeric operator: (the test that both operands are longs, evaluating both in
+        order — None when both certainly are —, whether both are known longs, reader of a, reader
+        of b); None when no inline fast path can apply."""
+        ops = [self._operand(args[0]), self._operand(args[1])]
+        (_, a, ac), (_, b, bc) = ops
+        if type(ac) is int and type(bc) is int or _known_non_int(ac) or _known_non_int(bc):
+            return None
+        parts: list[ast.expr] = []
+        typed = True
+        for e_, _, c_ in ops:
+            if _is_int(c_):
+                if isinstance(e_, ast.NamedExpr):
+                    parts.append(P.is_not(e_, P.name(H.NOTHING)))
+            else:
+                typed = False
+                parts.append(P.is_(P.callname("type", e_), P.name("int")))
+        return (P.bitand(*parts) if parts else None), typed, a, b
+
+    def _arith(self, op: str, args: list[ast.expr]) -> ast.expr:
+        """``(+ a b)`` → ``_r if type(a) is int & type(b) is int and MIN <= (_r := a + b) <= MAX else _op_add(a, b)``."""
+        tested = self._longs_tested(op, args)
+        if tested is None:
+            return P.callname(H.op(op), args[0], args[1])
+        evaluated, _, a, b = tested
+        r = self.tmp("_r")
+        rng = P.chain(_long_min(), [ast.LtE(), ast.LtE()], [P.walrus(r, P.binop(a, _PYOP[op](), b)),
+                                                            P.const(LONG_MAX)])
+        cond = P.and_(evaluated, rng) if evaluated is not None else rng
+        return P.ifexp(cond, P.name(r), P.callname(H.op(op), a, b))
+
+    def _compare(self, op: str, args: list[ast.expr]) -> ast.expr:
+        """``(< a b)`` → ``a < b if type(a) is int & type(b) is int else _op_lt(a, b)`` (just ``a < b`` on longs)."""
+        tested = self._longs_tested(op, args)
+        if tested is None:
+            return P.callname(H.op(op), args[0], args[1])
+        evaluated, typed, a, b = tested
+        test = P.compare(a, _CMPOP[op](), b)
+        if typed:
+            return P.and_(evaluated, test) if evaluated is not None else test
+        assert evaluated is not None
+        return P.ifexp(evaluated, test, P.callname(H.op(op), a, b))
+
+    def _step(self, op: str, args: list[ast.expr]) -> ast.expr:
+        """``(inc a)`` → ``_r if type(a) is int and (_r := a + 1) <= MAX else _op_inc(a)``."""
+        ae, a, ac = self._operand(args[0])
+        r = self.tmp("_r")
+        if type(ac) is int or _known_non_int(ac):
+            return P.callname(H.op(op), args[0])
+        known = ac is KNOWN_INT
+        if op == "inc":
+            bound = P.compare(P.walrus(r, P.binop(ae if known else a, ast.Add(), P.const(1))), ast.LtE(),
+                              P.const(LONG_MAX))
+        else:
+            bound = P.compare(P.walrus(r, P.binop(ae if known else a, ast.Sub(), P.const(1))), ast.GtE(),
+                              _long_min())
+        test = bound if known else P.and_(P.is_(P.callname("type", ae), P.name("int")), bound)
+        return P.ifexp(test, P.name(r), P.callname(H.op(op), a))
+
+    def _neg(self, op: str, args: list[ast.expr]) -> ast.expr:
+        ae, _, _ = self._operand(args[0])
+        return P.callname(H.op("neg"), ae)
+
+    def _num_pred(self, op: str, args: list[ast.expr]) -> ast.expr:
+        """``(zero? a)`` → ``a == 0 if type(a) is int else _op_zero(a)``."""
+        ae, a, ac = self._operand(args[0])
+        if _known_non_int(ac):
+            return P.callname(H.op(op), args[0])
+        return P.ifexp(P.is_(P.callname("type", ae), P.name("int")), P.compare(a, _ZERO_CMPOP[op](), P.const(0)),
+                       P.callname(H.op(op), a))
+
+    def _identity(self, op: str, args: list[ast.expr]) -> ast.expr:
+        """``nil?``, ``some?``, ``true?``, ``false?`` and ``not`` as ``is`` tests."""
+        if op == "not":
+            ae, a, _ = self._operand(args[0])
+            return P.or_(P.is_(ae, P.const(None)), P.is_(a, P.const(False)))
         if op == "some":
             return P.is_not(args[0], P.const(None))
-        if op == "true":
-            return P.is_(args[0], P.const(True))
-        if op == "false":
-            return P.is_(args[0], P.const(False))
-        if op == "identical":
-            return P.is_(args[0], args[1])
-        if op == "not":
-            ae, a, ac = self._operand(args[0])
-            return P.or_(P.is_(ae, P.const(None)), P.is_(a, P.const(False)))
-        raise AssertionError(op)
+        return P.is_(args[0], P.const(_IDENTITY_OF[op]))
+
+    def _eq_op(self, op: str, args: list[ast.expr]) -> ast.expr:
+        e = self._eq(args[0], args[1])
+        return P.not_(e) if op == "ne" else e
 
     def _coll_op(self, op: str, args: list[ast.expr]) -> ast.expr:
         """A collection builtin with its most common case inline and the library function otherwise."""
@@ -171,6 +187,25 @@ class NativeEmitter(EmitterBase):
                 return P.is_(xe, ye)
         checks = [P.is_(P.callname("type", xe), P.name("int")), P.is_(P.callname("type", ye), P.name("int"))]
         return P.ifexp(P.bitand(*checks), P.compare(xa, ast.Eq(), ya), P.callname(H.SPELL_EQ, xa, ya))
+
+
+_Builder = Callable[[Any, str, list[ast.expr]], ast.expr]
+
+NativeEmitter._LOWER = {
+    "arith": NativeEmitter._arith,
+    "compare": NativeEmitter._compare,
+    "step": NativeEmitter._step,
+    "neg": NativeEmitter._neg,
+    "num_pred": NativeEmitter._num_pred,
+    "identity": NativeEmitter._identity,
+    "eq": NativeEmitter._eq_op,
+    "coll": NativeEmitter._coll_op,
+}
+
+_PYOP: dict[str, Callable[[], ast.operator]] = {"add": ast.Add, "sub": ast.Sub, "mul": ast.Mult}
+_CMPOP: dict[str, Callable[[], ast.cmpop]] = {"lt": ast.Lt, "gt": ast.Gt, "le": ast.LtE, "ge": ast.GtE}
+_ZERO_CMPOP: dict[str, Callable[[], ast.cmpop]] = {"zero": ast.Eq, "pos": ast.Gt, "negp": ast.Lt}
+_IDENTITY_OF: dict[str, Any] = {"nil": None, "true": True, "false": False}
 
 
 class _KnownInt:
