@@ -58,12 +58,9 @@ class TimedScript:
 def forget_texts() -> None:
     """Empty the compiler's text-keyed caches: sessions of different lengths share their first
     turns word for word, which a real session never does (the model writes new text every turn)."""
-    from spellc import compiler
+    from spellc import state
 
-    compiler._unit_cache.clear()
-    getattr(compiler, "_unit_forms", {}).clear()
-    compiler._sub_cache.clear()
-    compiler._fn_cache.clear()
+    state.reset_caches()
 
 
 def session(turns: int) -> list[float]:

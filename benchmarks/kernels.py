@@ -110,15 +110,14 @@ def kernel_rows(repeat: int) -> list[tuple[str, float, float]]:
 
 def compile_row(repeat: int) -> tuple[float, int, bool]:
     """Median cold compile of compile-300.spl (read + analyze + emit + compile(), caches cleared)."""
-    from spellc import compiler
+    from spellc import compiler, state
 
     text = SHARED.read_text(encoding="utf-8")
     expected = (SHARED.parent / "compile-300.expected").read_text(encoding="utf-8")
     ok = spellc.pr_str(spellc.eval_string(text)) == expected
     samples = []
     for _ in range(repeat):
-        compiler._unit_cache.clear()
-        compiler._fn_cache.clear()
+        state.reset_caches()
         t = time.perf_counter()
         for form in spellc.read_all(text):
             compiler.compile_unit(form, "compile-300.spl", text)

@@ -133,13 +133,14 @@ def compiled_namespace() -> dict[str, Any]:
     from .data.lookup import get
     from .data.vector import PVector, vec
     from .destructure import destructure
+    from .epoch import EPOCH
     from .errors import SpellError
     from .library import load
 
     load()
     ns: dict[str, Any] = {
         H.MISS: s.MISS, H.NOTHING: s.NOTHING, H.SPELL_FN: SpellFn, H.SPELL_MAP: SpellMap,
-        H.SPELL_ERROR: SpellError, H.RECUR_MARKER: RecurMarker, H.PVECTOR: PVector, H.EPOCH: s.EPOCH,
+        H.SPELL_ERROR: SpellError, H.RECUR_MARKER: RecurMarker, H.PVECTOR: PVector, H.EPOCH: EPOCH,
         H.MISS_LOOKUP: s.miss, H.NS_PATH: s.ns_path, H.NS_STATIC: s.ns_static, H.REC: s.rec,
         H.UNWIND: s.unwind, H.RESTORE: s.restore, H.DESTRUCTURE: destructure, H.LOOP_REBIND: s.loop_rebind,
         H.PRIVATE_REBIND: s.private_rebind,

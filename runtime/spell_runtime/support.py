@@ -30,11 +30,8 @@ from .data.fn import RecurMarker, SpellFn, as_spell_fn, is_macro, is_spell_fn
 from .data.hashmap import SpellMap
 from .data.lookup import get
 from .data.plist import PList
+from .epoch import EPOCH  # re-exported: the binding epoch (see spell_runtime.epoch)
 from .errors import NO_VALUE, ControlError, HostError, SpellError
-
-EPOCH: list[int] = [0]
-"""Bumped by the compiler whenever code binds a core builtin name for the first time; compiled
-function bodies that refer to builtins directly re-compile when it has moved (see spellc.analyze.bound)."""
 
 MISS: Any = object()
 """Sentinel for "no binding" in saved-value slots and lookups."""

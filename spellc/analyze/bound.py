@@ -13,21 +13,20 @@ Compiled function bodies guard against that: each records the ``epoch`` it was
 compiled in and recompiles when the set has grown since (one integer compare
 per call). Top-level units are cached by their text plus the subset of this set
 that concerns them, so a changed set simply selects another cache entry.
+
+The set and the epoch are compiler state (``spellc.state``); this module holds the rules.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable
 
 from spell_runtime.core.registry import BUILTINS
 from spell_runtime.data import Symbol
-from spell_runtime.support import EPOCH
+
+from ..state import BOUND, EPOCH, LOCK
 
 __all__ = ["BOUND", "EPOCH", "is_static_builtin", "note_bound"]
-
-_lock = threading.Lock()
-BOUND: set[Symbol] = {Symbol("eval")}
 
 
 def is_static_builtin(sym: Symbol) -> bool:
@@ -40,7 +39,7 @@ def note_bound(names: Iterable[Symbol]) -> bool:
     new = [s for s in names if type(s) is Symbol and s not in BOUND and s in BUILTINS]
     if not new:
         return False
-    with _lock:
+    with LOCK:
         BOUND.update(new)
         EPOCH[0] += 1
     return True

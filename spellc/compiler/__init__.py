@@ -4,12 +4,12 @@ Units. A top-level form compiles to a *unit*: a Python function ``unit(D, U)``
 that evaluates the form in binding table ``D`` and appends to ``U`` the undo
 entries of the definitions that escape it (see ``spell_runtime.context``).
 
-Caching. Units are cached by the form's printed text, its span, the source name and the
-compiler epoch of ``analyze.bound`` (which changes only when code binds a core
-builtin name for the first time); a re-evaluated program therefore compiles
-only forms whose text is new. Bodies of ``fn`` forms are compiled with their
-unit; functions that exist only as data (read from text, built by a program)
-are compiled on their first call and cached by their text too. Python's own
+Caching. Units are cached by the form's text, its place and the binding epoch
+(the keys and every cache are described in ``spellc.state``); a re-evaluated
+program therefore compiles only forms whose text is new. Bodies of ``fn`` forms
+are compiled with their unit; functions that exist only as data (read from
+text, built by a program) are compiled on their first call and cached by their
+text too. Python's own
 bytecode caches are not involved (``PYTHONDONTWRITEBYTECODE`` is set on our
 machines), so cold compile speed stands on its own.
 """
@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import ast
 import linecache
-import threading
 from collections.abc import Callable
 from typing import Any, Optional
 
 from spell_runtime import support
-from spell_runtime.abi import compiled_namespace
 from spell_runtime.context import CTX_KEY
 from spell_runtime.data import (
     SpellFn,
@@ -38,36 +36,13 @@ from spell_runtime.destructure import destructure
 from spell_runtime.errors import HostError, SpellError
 from spell_runtime.limits import is_limit_error, macro_level
 
-from ..analyze import bound
+from .. import state
 from ..analyze.analyzer import SourceIndex, analyze_form
 from ..analyze.ir import Fn
 from ..emit.emitter import Emitter
+from ..state import EPOCH, SUB_BY_FORM_LIMIT, Unit, UnitKey, base_namespace
 
 COMPILER_VERSION = "0.1.0"
-
-Unit = Callable[[dict[Any, Any], list[Any]], Any]
-
-_lock = threading.RLock()
-_unit_cache: dict[tuple[str, str, int], Unit] = {}
-_unit_forms: dict[tuple[str, str, int], Any] = {}
-"""The form an incremental unit was compiled from: its constants are that form's very objects (the
-program bound to the quine's name, the sub-unit elements), which the turn loop's identity caches
-key on (issue 14), so an equal text read into other objects compiles again instead of reusing it."""
-_fn_cache: dict[tuple[str, int], Callable[..., Any]] = {}
-_expander_cache: dict[int, tuple[Any, SpellFn]] = {}
-_source_counter = [0]
-
-
-_BASE: Optional[dict[str, Any]] = None
-
-
-def base_namespace() -> dict[str, Any]:
-    """The helpers every compiled module sees as globals (built once)."""
-    global _BASE
-    if _BASE is None:
-        _BASE = compiled_namespace()
-    return _BASE
-
 
 def _register_source(filename: str, text: Optional[str]) -> None:
     if text is not None:
@@ -131,16 +106,16 @@ def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[
     base_namespace()
     source = SourceIndex(source_text) if source_text is not None and incremental else None
     key_text = (source.text_of(span_of(form)) if source is not None else None) or pr_str(form)
-    if via_source:
-        source_name += " (via source)"
     # The form's span is part of the key: positions are compiled into the unit (co_positions, the
     # call-form table), so the same text standing at another place must not reuse a unit whose
     # errors would name the first place's line and column.
-    key = (key_text, source_name + (" +inc" if incremental else "") + "@%r" % (span_of(form),), bound.EPOCH[0])
-    unit = _unit_cache.get(key)
-    if unit is not None and (not incremental or _unit_forms.get(key) is form):
+    key = UnitKey(key_text, source_name, span_of(form), incremental, via_source, EPOCH[0])
+    unit = state.unit_cache.get(key)
+    if unit is not None and (not incremental or state.unit_forms.get(key) is form):
         return unit
-    with _lock:
+    if via_source:
+        source_name += " (via source)"
+    with state.LOCK:
         node, _ = analyze_form(form, source=source, subunits=incremental)
         emitter = Emitter()
         mod = emitter.emit_unit(node)
@@ -148,28 +123,22 @@ def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[
         _register_source(filename, source_text)
         ns = _exec_module(mod, emitter, filename, via_source)
         unit = ns["_unit"]
-        _unit_cache[(key[0], key[1], bound.EPOCH[0])] = unit
+        key = key._replace(epoch=EPOCH[0])  # analysis may have moved the epoch
+        state.unit_cache[key] = unit
         if incremental:
-            _unit_forms[(key[0], key[1], bound.EPOCH[0])] = form
+            state.unit_forms[key] = form
     return unit  # type: ignore[no-any-return]
-
-
-_sub_cache: dict[tuple[str, int], Unit] = {}
-_sub_by_form: dict[int, tuple[Any, int, Unit]] = {}
-"""id(form) → (form, epoch, unit): the turn loop hands the same form objects back turn after turn
-(issue 14), so an unchanged element's unit is found without cutting or hashing its text."""
-SUB_BY_FORM_LIMIT = 100_000
 
 
 def compile_subunit(form: Any, key: Optional[str]) -> Unit:
     """The cached unit of one leading element of a long body sequence (see ``ir.SubUnits``)."""
-    hit = _sub_by_form.get(id(form))
-    if hit is not None and hit[0] is form and hit[1] == bound.EPOCH[0]:
+    hit = state.sub_by_form.get(id(form))
+    if hit is not None and hit[0] is form and hit[1] == EPOCH[0]:
         return hit[2]
     unit = _compile_subunit_by_text(form, key)
-    if len(_sub_by_form) >= SUB_BY_FORM_LIMIT:
-        _sub_by_form.clear()
-    _sub_by_form[id(form)] = (form, bound.EPOCH[0], unit)
+    if len(state.sub_by_form) >= SUB_BY_FORM_LIMIT:
+        state.sub_by_form.clear()
+    state.sub_by_form[id(form)] = (form, EPOCH[0], unit)
     return unit
 
 
@@ -177,15 +146,15 @@ def _compile_subunit_by_text(form: Any, key: Optional[str]) -> Unit:
     from spell_runtime.printer import pr_str
 
     text = key if key is not None else pr_str(form)
-    unit = _sub_cache.get((text, bound.EPOCH[0]))
+    unit = state.sub_cache.get((text, EPOCH[0]))
     if unit is None:
         base_namespace()
-        with _lock:
+        with state.LOCK:
             node, _ = analyze_form(form, subunits=True)
             emitter = Emitter()
             mod = emitter.emit_unit(node)
             unit = _exec_module(mod, emitter, "<spell>")["_unit"]
-            _sub_cache[(text, bound.EPOCH[0])] = unit
+            state.sub_cache[(text, EPOCH[0])] = unit
     return unit
 
 
@@ -299,7 +268,7 @@ def compile_fn_form(form: Any) -> Callable[..., Any]:
 
     base_namespace()
     text = pr_str(form)
-    code = _fn_cache.get((text, bound.EPOCH[0]))
+    code = state.fn_cache.get((text, EPOCH[0]))
     if code is None:
         node, _ = analyze_form(form)
         assert type(node) is Fn
@@ -308,18 +277,18 @@ def compile_fn_form(form: Any) -> Callable[..., Any]:
         emitter = Emitter()
         mod = emitter.emit_fn_module(node, "_fnbody")
         code = _exec_module(mod, emitter, "<spell fn>")["_fnbody"]
-        _fn_cache[(text, bound.EPOCH[0])] = code  # analysis may have moved the epoch
+        state.fn_cache[(text, EPOCH[0])] = code  # analysis may have moved the epoch
     return code
 
 
 def _expander_fn(expander: Any) -> SpellFn:
     """A one-parameter function whose parameter pattern is the expander's whole parameter vector."""
-    cached = _expander_cache.get(id(expander))
+    cached = state.expander_cache.get(id(expander))
     if cached is not None and cached[0] is expander:
-        return cached[1]
+        return cached[1]  # type: ignore[no-any-return]
     fn = as_spell_fn(expander)
     wrapper = SpellFn(vec([fn.params]), fn.body)
-    _expander_cache[id(expander)] = (expander, wrapper)
+    state.expander_cache[id(expander)] = (expander, wrapper)
     return wrapper
 
 
@@ -356,5 +325,5 @@ def apply_macro(D: dict[Any, Any], macro: Any, forms: tuple[Any, ...]) -> Any:
         raise HostError(e.message) from None
 
 
-__all__ = ["compile_unit", "run_form", "eval_in", "compile_spell_fn", "expand_user_macro", "apply_macro",
+__all__ = ["base_namespace", "compile_unit", "run_form", "eval_in", "compile_spell_fn", "expand_user_macro", "apply_macro",
            "python_source", "CTX_KEY", "destructure"]

@@ -16,6 +16,7 @@ from typing import Any, Optional
 
 from spell_runtime.abi import H, L
 from spell_runtime.data import Symbol
+from spell_runtime.epoch import EPOCH
 
 from ..analyze import ir
 from ..analyze.privacy import int_loop_vars
@@ -536,8 +537,6 @@ class ScopeEmitter(EmitterBase):
         handler = [P.raise_(P.callname(H.FN_FAIL, P.name(L.EXC), P.name("D"), P.name(L.TABLE), P.name(L.HEAD),
                                        self.const(body.body.elems), P.name(ci), *(privates or [])))]
         if info.static_refs:
-            from spell_runtime.support import EPOCH
-
             epoch = EPOCH[0] if self.epoch_base is None else self.epoch_base
             guard = P.if_(P.compare(P.subscript(P.name(H.EPOCH), P.const(0)), ast.NotEq(), P.const(epoch)),
                           [P.ret(P.callname(H.STALE, P.name(fname), self.const(body.form), P.name("D"), P.name(L.HEAD),

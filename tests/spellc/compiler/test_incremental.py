@@ -5,7 +5,7 @@ from __future__ import annotations
 from spell_runtime.program import close_env
 
 import spellc
-from spellc import compiler
+from spellc import state
 from spellc.api import new_env
 from spellc.compiler import run_form
 
@@ -43,7 +43,7 @@ def test_a_grown_program_compiles_only_its_new_forms() -> None:
     forms = ["(def w%d %d)" % (i, i) for i in range(8)]
     first = "(do %s w7)" % " ".join(forms)
     assert run(first, True) == "7"
-    before = len(compiler._sub_cache)
+    before = len(state.sub_cache)
     grown = "(do %s (def w8 8) w8)" % " ".join(forms)
     assert run(grown, True) == "8"
-    assert len(compiler._sub_cache) - before == 1  # only (def w8 8) was new
+    assert len(state.sub_cache) - before == 1  # only (def w8 8) was new

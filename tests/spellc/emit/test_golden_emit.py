@@ -50,18 +50,18 @@ def emitted(src: str) -> str:
     from spell_runtime.data import Symbol
 
     import spellc
-    from spellc.analyze import bound
+    from spellc import state
     from spellc.compiler import python_source
 
-    with bound._lock:
-        saved = set(bound.BOUND)
-        bound.BOUND.clear()
-        bound.BOUND.add(Symbol("eval"))
+    with state.LOCK:
+        saved = set(state.BOUND)
+        state.BOUND.clear()
+        state.BOUND.add(Symbol("eval"))
         try:
             text = python_source(spellc.read_string(src))
         finally:
-            bound.BOUND.clear()
-            bound.BOUND.update(saved)
+            state.BOUND.clear()
+            state.BOUND.update(saved)
     return re.sub(r"_EPOCH\[0\] != \d+", "_EPOCH[0] != EPOCH", text)
 
 
