@@ -27,6 +27,8 @@ Slots, who writes them (W) and who reads them (R):
 * ``fn_cache`` — ``(text, epoch)`` → the compiled body of a function built as data
   (``compiler.compile_fn_form``).
 * ``expander_cache`` — ``id(expander)`` → ``(expander, wrapper fn)`` for user macros.
+* ``source_index`` — the line index (``analyze.analyzer.SourceIndex``) of the last source text
+  compiled form by form, which unit keys are cut from.
 * ``base_namespace`` — the globals every compiled module starts from (built once from
   ``spell_runtime.abi``).
 
@@ -69,6 +71,8 @@ SUB_BY_FORM_LIMIT = 100_000
 fn_cache: dict[tuple[str, int], Callable[..., Any]] = {}
 expander_cache: dict[int, tuple[Any, Any]] = {}
 
+source_index: Any = None
+
 _base: Optional[dict[str, Any]] = None
 
 
@@ -91,4 +95,4 @@ def reset_caches() -> None:
 
 
 __all__ = ["LOCK", "BOUND", "EPOCH", "UnitKey", "Unit", "unit_cache", "unit_forms", "sub_cache", "sub_by_form",
-           "SUB_BY_FORM_LIMIT", "fn_cache", "expander_cache", "base_namespace", "reset_caches"]
+           "SUB_BY_FORM_LIMIT", "source_index", "fn_cache", "expander_cache", "base_namespace", "reset_caches"]

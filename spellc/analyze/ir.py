@@ -18,6 +18,7 @@ body), or None (anywhere else: the recur request value).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import FrozenInstanceError
 from enum import Enum
 from typing import Any, ClassVar, Optional
@@ -300,6 +301,29 @@ NODE_KINDS: tuple[type, ...] = (
     Const, Local, Global, BuiltinRef, NsRef, VectorLit, MapLit, If, Seq, Def, Let, Fn, Quine, Reopen, Loop,
     Recur, For, Try, Call, BuiltinCall, NativeOp, KeywordCall, Throw, Fail, SubUnits,
 )
+
+
+CHILDREN: dict[type, tuple[str, ...]] = {
+    Const: (), Local: (), Global: (), BuiltinRef: (), NsRef: (), SubUnits: (),
+    VectorLit: ("items",), MapLit: ("vals",), If: ("test", "then", "else_"), Seq: ("body",),
+    Def: ("value",), Binding: ("value",), Let: ("bindings", "body"), FnBody: ("body",), Fn: ("body",),
+    Quine: ("last",), Reopen: ("quine", "extras"), Loop: ("inits", "body"), Recur: ("args",),
+    ForIter: ("coll",), ForWhen: ("test",), ForLet: ("bindings",), For: ("clauses", "body"),
+    Try: ("body", "handler"), Call: ("head", "args"), BuiltinCall: ("args",), NativeOp: ("args",),
+    KeywordCall: ("args",), Throw: ("arg",), Fail: ("pre",),
+}
+"""Each record kind's fields that hold IR records (one record, a tuple of them, or None): what IR
+walkers visit, in field order (``test_ir`` checks the table against the records)."""
+
+
+def children(node: Record) -> Iterator[Record]:
+    """The IR records directly inside ``node`` (see ``CHILDREN``)."""
+    for name in CHILDREN[type(node)]:
+        value = getattr(node, name)
+        if type(value) is tuple:
+            yield from value
+        elif value is not None:
+            yield value
 
 
 def may_be_map(node: Node) -> bool:

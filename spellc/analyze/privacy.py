@@ -23,21 +23,13 @@ error results still show them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any, Optional
 
 from spell_runtime.data import Symbol
 
 from . import ir
 
-
-def _children(node: Any) -> Iterator[Any]:
-    for f in node._fields:
-        value = getattr(node, f)
-        items = value if isinstance(value, tuple) else (value,)
-        for item in items:
-            if isinstance(item, (ir.Node, ir.Binding, ir.ForIter, ir.ForWhen, ir.ForLet)):
-                yield item
+_children = ir.children
 
 
 Summary = Optional[tuple[frozenset[Symbol], frozenset[Symbol]]]

@@ -94,6 +94,14 @@ def call_spans(mod: ast.Module, source: str, table: dict[Any, Any]) -> list[tupl
     return [(sl, sc, el, ec, table[key]) for key, (sl, sc, el, ec) in spans.items()]
 
 
+def _source_index(text: str) -> SourceIndex:
+    """The line index of ``text``, kept for the next form of the same text (``state.source_index``)."""
+    index: Optional[SourceIndex] = state.source_index
+    if index is None or index.text != text:
+        index = state.source_index = SourceIndex(text)
+    return index
+
+
 def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[str] = None,
                  via_source: bool = False, incremental: bool = False) -> Unit:
     """The cached unit function for a top-level form.
@@ -104,8 +112,11 @@ def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[
     from spell_runtime.printer import pr_str
 
     base_namespace()
-    source = SourceIndex(source_text) if source_text is not None and incremental else None
-    key_text = (source.text_of(span_of(form)) if source is not None else None) or pr_str(form)
+    index = _source_index(source_text) if source_text is not None else None
+    source = index if incremental else None
+    # The key is the form's own source text when it has one (cutting it out is much cheaper than
+    # printing the form), else its printed text.
+    key_text = (index.text_of(span_of(form)) if index is not None else None) or pr_str(form)
     # The form's span is part of the key: positions are compiled into the unit (co_positions, the
     # call-form table), so the same text standing at another place must not reuse a unit whose
     # errors would name the first place's line and column.

@@ -18,7 +18,8 @@ _STACK: list[Pos] = [(1, 0, 1, 0)]
 
 N = TypeVar("N", bound=ast.AST)
 
-# Contexts and operators carry no data, so one instance of each serves every node (as in the trees
+# Nodes are built with positional fields (about a quarter faster than keywords; emitting is a third
+# of a cold compile). Contexts and operators carry no data, so one instance of each serves every node (as in the trees
 # ``ast.parse`` builds); it saves tens of thousands of allocations per large module.
 LOAD = ast.Load()
 STORE = ast.Store()
@@ -65,31 +66,31 @@ def brk() -> ast.Break:
 
 
 def binop(a: ast.expr, op: ast.operator, b: ast.expr) -> ast.BinOp:
-    return _s(ast.BinOp(left=a, op=op, right=b))
+    return _s(ast.BinOp(a, op, b))
 
 
 def neg(a: ast.expr) -> ast.UnaryOp:
-    return _s(ast.UnaryOp(op=_USUB, operand=a))
+    return _s(ast.UnaryOp(_USUB, a))
 
 
 def chain(left: ast.expr, ops: list[ast.cmpop], comparators: list[ast.expr]) -> ast.Compare:
-    return _s(ast.Compare(left=left, ops=ops, comparators=comparators))
+    return _s(ast.Compare(left, ops, comparators))
 
 
 def name(n: str) -> ast.Name:
-    return _s(ast.Name(id=n, ctx=LOAD))
+    return _s(ast.Name(n, LOAD))
 
 
 def store(n: str) -> ast.Name:
-    return _s(ast.Name(id=n, ctx=STORE))
+    return _s(ast.Name(n, STORE))
 
 
 def const(v: Any) -> ast.Constant:
-    return _s(ast.Constant(value=v))
+    return _s(ast.Constant(v))
 
 
 def call(func: ast.expr, *args: ast.expr) -> ast.Call:
-    return _s(ast.Call(func=func, args=list(args), keywords=[]))
+    return _s(ast.Call(func, list(args), []))
 
 
 def callname(fn: str, *args: ast.expr) -> ast.Call:
@@ -97,27 +98,27 @@ def callname(fn: str, *args: ast.expr) -> ast.Call:
 
 
 def attr(obj: ast.expr, a: str) -> ast.Attribute:
-    return _s(ast.Attribute(value=obj, attr=a, ctx=LOAD))
+    return _s(ast.Attribute(obj, a, LOAD))
 
 
 def subscript(obj: ast.expr, key: ast.expr) -> ast.Subscript:
-    return _s(ast.Subscript(value=obj, slice=key, ctx=LOAD))
+    return _s(ast.Subscript(obj, key, LOAD))
 
 
 def subscript_store(obj: ast.expr, key: ast.expr) -> ast.Subscript:
-    return _s(ast.Subscript(value=obj, slice=key, ctx=STORE))
+    return _s(ast.Subscript(obj, key, STORE))
 
 
 def assign(target: str, value: ast.expr) -> ast.Assign:
-    return _s(ast.Assign(targets=[store(target)], value=value))
+    return _s(ast.Assign([store(target)], value))
 
 
 def assign_item(obj: ast.expr, key: ast.expr, value: ast.expr) -> ast.Assign:
-    return _s(ast.Assign(targets=[subscript_store(obj, key)], value=value))
+    return _s(ast.Assign([subscript_store(obj, key)], value))
 
 
 def walrus(target: str, value: ast.expr) -> ast.NamedExpr:
-    return _s(ast.NamedExpr(target=store(target), value=value))
+    return _s(ast.NamedExpr(store(target), value))
 
 
 def _literal(e: ast.expr) -> bool:
@@ -129,58 +130,58 @@ def is_(a: ast.expr, b: ast.expr) -> ast.expr:
     """``a is b``; with a literal operand (``(true? 1)``), the runtime's ``_is`` so CPython never warns."""
     if _literal(a) or _literal(b):
         return call(name(H.IS), a, b)
-    return _s(ast.Compare(left=a, ops=[_IS], comparators=[b]))
+    return _s(ast.Compare(a, [_IS], [b]))
 
 
 def is_not(a: ast.expr, b: ast.expr) -> ast.expr:
     """``a is not b`` (see ``is_``)."""
     if _literal(a) or _literal(b):
         return not_(call(name(H.IS), a, b))
-    return _s(ast.Compare(left=a, ops=[_ISNOT], comparators=[b]))
+    return _s(ast.Compare(a, [_ISNOT], [b]))
 
 
 def compare(a: ast.expr, op: ast.cmpop, b: ast.expr) -> ast.Compare:
-    return _s(ast.Compare(left=a, ops=[op], comparators=[b]))
+    return _s(ast.Compare(a, [op], [b]))
 
 
 def and_(*vals: ast.expr) -> ast.expr:
     if len(vals) == 1:
         return vals[0]
-    return _s(ast.BoolOp(op=_AND, values=list(vals)))
+    return _s(ast.BoolOp(_AND, list(vals)))
 
 
 def or_(*vals: ast.expr) -> ast.expr:
     if len(vals) == 1:
         return vals[0]
-    return _s(ast.BoolOp(op=_OR, values=list(vals)))
+    return _s(ast.BoolOp(_OR, list(vals)))
 
 
 def not_(v: ast.expr) -> ast.UnaryOp:
-    return _s(ast.UnaryOp(op=_NOT, operand=v))
+    return _s(ast.UnaryOp(_NOT, v))
 
 
 def bitand(*vals: ast.expr) -> ast.expr:
     """``a & b & c``: evaluates every operand (no short circuit), keeping left-to-right order."""
     out = vals[0]
     for v in vals[1:]:
-        out = _s(ast.BinOp(left=out, op=_BITAND, right=v))
+        out = _s(ast.BinOp(out, _BITAND, v))
     return out
 
 
 def ifexp(test: ast.expr, body: ast.expr, orelse: ast.expr) -> ast.IfExp:
-    return _s(ast.IfExp(test=test, body=body, orelse=orelse))
+    return _s(ast.IfExp(test, body, orelse))
 
 
 def tuple_(items: Sequence[ast.expr]) -> ast.Tuple:
-    return _s(ast.Tuple(elts=list(items), ctx=LOAD))
+    return _s(ast.Tuple(list(items), LOAD))
 
 
 def list_(items: Sequence[ast.expr]) -> ast.List:
-    return _s(ast.List(elts=list(items), ctx=LOAD))
+    return _s(ast.List(list(items), LOAD))
 
 
 def expr_stmt(v: ast.expr) -> ast.Expr:
-    return _s(ast.Expr(value=v))
+    return _s(ast.Expr(v))
 
 
 def if_(test: ast.expr, body: Sequence[ast.stmt], orelse: Optional[Sequence[ast.stmt]] = None) -> ast.If:
@@ -188,11 +189,11 @@ def if_(test: ast.expr, body: Sequence[ast.stmt], orelse: Optional[Sequence[ast.
 
 
 def raise_(exc: ast.expr) -> ast.Raise:
-    return _s(ast.Raise(exc=exc, cause=None))
+    return _s(ast.Raise(exc, None))
 
 
 def ret(v: ast.expr) -> ast.Return:
-    return _s(ast.Return(value=v))
+    return _s(ast.Return(v))
 
 
 def try_(body: Sequence[ast.stmt], handler_name: str, handler_body: Sequence[ast.stmt],

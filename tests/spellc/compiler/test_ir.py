@@ -124,3 +124,14 @@ def test_special_forms_table_covers_the_language() -> None:
     names = {s.name for s in SPECIAL_FORMS}
     assert names == {"quote", "def", "persist", "do", "if", "let", "fn", "fn*", "quine", "reopen", "loop",
                      "recur", "for", "try"}
+
+
+def test_declared_children_are_exactly_the_fields_holding_records() -> None:
+    for src in CORPUS:
+        for n in walk(analyze_form(spellc.read_string(src), subunits=True)[0]):
+            holding = [f for f in n._fields
+                       if isinstance(getattr(n, f), ir.Record)
+                       or (isinstance(getattr(n, f), tuple) and any(isinstance(x, ir.Record) for x in getattr(n, f)))]
+            assert set(holding) <= set(ir.CHILDREN[type(n)]), (type(n), holding)
+            assert list(ir.children(n)) == [c for f in ir.CHILDREN[type(n)] for c in (
+                getattr(n, f) if isinstance(getattr(n, f), tuple) else [getattr(n, f)]) if c is not None]
