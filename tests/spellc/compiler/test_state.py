@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from spell_runtime.program import close_env
+
 import spellc
 from spellc import state
+from spellc.api import new_env
 from spellc.compiler import compile_unit
 
 
@@ -18,7 +21,11 @@ def test_a_unit_is_reused_for_the_same_text_and_place_and_recompiled_after_the_e
     try:
         again = compile_unit(form, "<state-test>")
         assert again is not first
-        assert again({}, []) == 42
+        D = new_env()
+        try:
+            assert again(D, []) == 42
+        finally:
+            close_env(D)
     finally:
         state.EPOCH[0] = moved
 
