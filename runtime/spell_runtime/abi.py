@@ -45,7 +45,7 @@ class H:
     SPELL_FN: Final = "_SpellFn"
     SPELL_MAP: Final = "_SpellMap"
     SPELL_ERROR: Final = "_SpellError"
-    RECUR_MARKER: Final = "_RecurMarker"
+    MAYBE_RECUR: Final = "_MAYBE_RECUR"  # the types a recur request can have (a map or a marker)
     PVECTOR: Final = "_PVector"
     EPOCH: Final = "_EPOCH"
     # lookups and bindings
@@ -140,7 +140,7 @@ def compiled_namespace() -> dict[str, Any]:
     load()
     ns: dict[str, Any] = {
         H.MISS: s.MISS, H.NOTHING: s.NOTHING, H.SPELL_FN: SpellFn, H.SPELL_MAP: SpellMap,
-        H.SPELL_ERROR: SpellError, H.RECUR_MARKER: RecurMarker, H.PVECTOR: PVector, H.EPOCH: EPOCH,
+        H.SPELL_ERROR: SpellError, H.MAYBE_RECUR: frozenset({SpellMap, RecurMarker}), H.PVECTOR: PVector, H.EPOCH: EPOCH,
         H.MISS_LOOKUP: s.miss, H.NS_PATH: s.ns_path, H.NS_STATIC: s.ns_static, H.REC: s.rec,
         H.UNWIND: s.unwind, H.RESTORE: s.restore, H.DESTRUCTURE: destructure, H.LOOP_REBIND: s.loop_rebind,
         H.PRIVATE_REBIND: s.private_rebind,

@@ -40,6 +40,7 @@ from .. import state
 from ..analyze.analyzer import SourceIndex, analyze_form
 from ..analyze.ir import Fn
 from ..emit.emitter import Emitter
+from ..emit.source import python_text
 from ..state import EPOCH, SUB_BY_FORM_LIMIT, Unit, UnitKey, base_namespace
 
 COMPILER_VERSION = "0.1.0"
@@ -55,7 +56,7 @@ def _exec_module(mod: ast.Module, emitter: Emitter, filename: str, via_source: b
     path ``spellc build`` takes), which the dual-path tests compare with the direct one."""
     table = emitter.table
     if via_source:
-        source = ast.unparse(mod)
+        source = python_text(mod)
         table = support.SpanTable(call_spans(mod, source, table))
         code = compile(source, filename, "exec")
     else:
@@ -175,7 +176,7 @@ def python_source(form: Any) -> str:
     node, _ = analyze_form(form)
     emitter = Emitter()
     mod = emitter.emit_unit(node)
-    return ast.unparse(mod)
+    return python_text(mod)
 
 
 def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
@@ -204,7 +205,7 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     ast.fix_missing_locations(mod)
     header = '"""Compiled from %s by spellc %s. Imports only the Spell runtime."""\n\n%s\n' % (
         source_name, COMPILER_VERSION, RUNTIME_IMPORTS)
-    body = ast.unparse(mod)
+    body = python_text(mod)
     # Host failures are attributed by position, so the table is keyed by positions in this very file.
     offset = header.count("\n")
     names = {id(value): name for name, value in emitter.consts.items()}
@@ -216,7 +217,7 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
         targets=[ast.Name(id="_T", ctx=ast.Store())],
         value=ast.Call(func=ast.Name(id="SpanTable", ctx=ast.Load()), args=[ast.List(elts=spans, ctx=ast.Load())],
                        keywords=[]))], type_ignores=[])
-    table_src = ast.unparse(ast.fix_missing_locations(table_mod))
+    table_src = python_text(ast.fix_missing_locations(table_mod))
     unit_names = ", ".join("_unit%d" % i for i in range(len(forms)))
     return "".join([
         header, body, "\n\n", table_src, "\n\n\n",

@@ -121,8 +121,7 @@ class NativeEmitter(EmitterBase):
         return P.ifexp(test, P.name(r), P.callname(H.op(op), a))
 
     def _neg(self, op: str, args: list[ast.expr]) -> ast.expr:
-        ae, _, _ = self._operand(args[0])
-        return P.callname(H.op("neg"), ae)
+        return P.callname(H.op("neg"), args[0])  # no inline case: negating a long can overflow
 
     def _num_pred(self, op: str, args: list[ast.expr]) -> ast.expr:
         """``(zero? a)`` → ``a == 0 if type(a) is int else _op_zero(a)``."""

@@ -104,9 +104,7 @@ class ScopeEmitter(EmitterBase):
                 # the function by a call in ``_recur_value`` rather than a loop, which keeps the
                 # common path free of loop bookkeeping.
                 v = self.tmp("_v")
-                ty = self.tmp("_ty")
-                plain = P.or_(P.and_(P.is_not(P.walrus(ty, P.callname("type", P.walrus(v, value))), P.name(H.SPELL_MAP)),
-                                     P.is_not(P.name(ty), P.name(H.RECUR_MARKER))),
+                plain = P.or_(P.compare(P.callname("type", P.walrus(v, value)), ast.NotIn(), P.name(H.MAYBE_RECUR)),
                               P.is_(P.name(L.HEAD), P.const(None)))
                 again = P.callname(H.RECUR_VALUE, P.name(tail.name), P.name("D"), P.name(L.HEAD), P.name(v),
                                    P.const(tail.arity), self.const(tail.form))
@@ -130,8 +128,7 @@ class ScopeEmitter(EmitterBase):
     @staticmethod
     def _maybe_marker(v: str) -> ast.expr:
         """Cheap pre-test before asking whether a value is a recur request: only maps can be."""
-        return P.or_(P.is_(P.callname("type", P.name(v)), P.name(H.RECUR_MARKER)),
-                     P.is_(P.callname("type", P.name(v)), P.name(H.SPELL_MAP)))
+        return P.compare(P.callname("type", P.name(v)), ast.In(), P.name(H.MAYBE_RECUR))
 
     # ------------------------------------------------------------------ fn values, def, raising
     def e_Fn(self, node: ir.Fn, scope: Scope, info: FnInfo) -> Result:
@@ -533,9 +530,12 @@ class ScopeEmitter(EmitterBase):
             fin.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
                              [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(scope.undo)))]))
         fin.extend(restores)
-        pre.append(P.assign(ci, P.const(0)))
+        running: ast.expr = P.const(0)  # a one-element body has no element counter
+        if len(body.body.body) > 1:
+            pre.append(P.assign(ci, P.const(0)))
+            running = P.name(ci)
         handler = [P.raise_(P.callname(H.FN_FAIL, P.name(L.EXC), P.name("D"), P.name(L.TABLE), P.name(L.HEAD),
-                                       self.const(body.body.elems), P.name(ci), *(privates or [])))]
+                                       self.const(body.body.elems), running, *(privates or [])))]
         if info.static_refs:
             epoch = EPOCH[0] if self.epoch_base is None else self.epoch_base
             guard = P.if_(P.compare(P.subscript(P.name(H.EPOCH), P.const(0)), ast.NotEq(), P.const(epoch)),
