@@ -323,9 +323,19 @@ class SpanTable(dict[Any, Any]):
     generated for it) and a failing instruction belongs to the innermost span that contains it.
     """
 
-    def __init__(self, spans: list[tuple[int, int, int, int, Any]]) -> None:
+    def __init__(self, spans: list[tuple[int, int, int, int, Any]] | str, forms: tuple[Any, ...] = ()) -> None:
         super().__init__()
-        self.spans = spans
+        self._spans: Optional[list[tuple[int, int, int, int, Any]]] = None if isinstance(spans, str) else spans
+        self._packed = spans if isinstance(spans, str) else ""
+        self._forms = forms
+
+    @property
+    def spans(self) -> list[tuple[int, int, int, int, Any]]:
+        """(line, col, end line, end col, call form) per call form; a built module writes them packed
+        (see ``pack_spans``) and they are unpacked on the first failure that needs them."""
+        if self._spans is None:
+            self._spans = unpack_spans(self._packed, self._forms)
+        return self._spans
 
     def get(self, pos: Any, default: Any = None) -> Any:
         """The call form of the innermost span holding ``pos`` = (line, end line, col, end col)."""
@@ -341,6 +351,31 @@ class SpanTable(dict[Any, Any]):
                 if key > best_key:
                     best_key, best = key, form
         return best
+
+
+def pack_spans(spans: list[tuple[int, int, int, int, Any]]) -> tuple[str, list[Any]]:
+    """The text and form list a built module writes for ``spans`` (about a third of the size of
+    literal tuples): four numbers per span — the start line's distance from the previous span's,
+    the start column, the number of lines, the end column — with spans in order of start."""
+    ordered = sorted(spans, key=lambda s: (s[0], s[1]))
+    numbers: list[str] = []
+    previous = 0
+    for sl, sc, el, ec, _ in ordered:
+        numbers += (str(sl - previous), str(sc), str(el - sl), str(ec))
+        previous = sl
+    return " ".join(numbers), [form for *_, form in ordered]
+
+
+def unpack_spans(packed: str, forms: tuple[Any, ...]) -> list[tuple[int, int, int, int, Any]]:
+    """The spans ``pack_spans`` wrote."""
+    numbers = [int(n) for n in packed.split()]
+    spans: list[tuple[int, int, int, int, Any]] = []
+    line = 0
+    for i, form in enumerate(forms):
+        dl, sc, lines, ec = numbers[4 * i:4 * i + 4]
+        line += dl
+        spans.append((line, sc, line + lines, ec, form))
+    return spans
 
 
 def host_message(e: BaseException) -> str:

@@ -209,13 +209,14 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     # Host failures are attributed by position, so the table is keyed by positions in this very file.
     offset = header.count("\n")
     names = {id(value): name for name, value in emitter.consts.items()}
-    spans: list[ast.expr] = [ast.Tuple(elts=[ast.Constant(sl + offset), ast.Constant(sc), ast.Constant(el + offset), ast.Constant(ec),
-                             ast.Name(id=names[id(f)], ctx=ast.Load()) if id(f) in names else writer.expr(f)],
-                       ctx=ast.Load())
-             for sl, sc, el, ec, f in call_spans(mod, body, emitter.table)]
+    packed, span_forms = support.pack_spans([(sl + offset, sc, el + offset, ec, f)
+                                        for sl, sc, el, ec, f in call_spans(mod, body, emitter.table)])
+    form_refs: list[ast.expr] = [ast.Name(id=names[id(f)], ctx=ast.Load()) if id(f) in names else writer.expr(f)
+                                 for f in span_forms]
     table_mod = ast.Module(body=[ast.Assign(
         targets=[ast.Name(id="_T", ctx=ast.Store())],
-        value=ast.Call(func=ast.Name(id="SpanTable", ctx=ast.Load()), args=[ast.List(elts=spans, ctx=ast.Load())],
+        value=ast.Call(func=ast.Name(id="SpanTable", ctx=ast.Load()),
+                       args=[ast.Constant(packed), ast.Tuple(elts=form_refs, ctx=ast.Load())],
                        keywords=[]))], type_ignores=[])
     table_src = python_text(ast.fix_missing_locations(table_mod))
     unit_names = ", ".join("_unit%d" % i for i in range(len(forms)))

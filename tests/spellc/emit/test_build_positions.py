@@ -4,11 +4,11 @@ per Python node (issue 12 item 1)."""
 
 from __future__ import annotations
 
-import re
+import ast
 from typing import Any
 
 import pytest
-from spell_runtime.support import SpanTable
+from spell_runtime.support import SpanTable, pack_spans, unpack_spans
 
 import spellc
 from spellc.compiler import build_module
@@ -42,10 +42,23 @@ def test_the_built_table_has_one_entry_per_call_form() -> None:
     src = "(defn f [x y] (+ (* x 2) (g y) (count [x y]))) (f 1 2)"
     source = build_module(spellc.read_all(src), "prog.spl")
     table_line = next(line for line in source.splitlines() if line.startswith("_T = SpanTable("))
-    entries = re.findall(r"\((\d+), (\d+), (\d+), (\d+), (\w+)\)", table_line)
+    call = ast.parse(table_line).body[0].value  # type: ignore[attr-defined]
+    packed, names = ast.literal_eval(call.args[0]), [n.id for n in call.args[1].elts]
+    entries = unpack_spans(packed, tuple(names))
     # the call forms: (+ ...), (* x 2), (g y), (count [x y]), (f 1 2)
     assert len(entries) == 5
     assert len({e[4] for e in entries}) == 5
+    lines = source.splitlines()
+    for sl, sc, el, _ec, _ in entries:  # each span covers generated code in the module text
+        assert 1 <= sl <= el <= len(lines) and lines[sl - 1][sc:].strip()
+
+
+def test_packed_spans_round_trip() -> None:
+    spans = [(7, 4, 7, 30, "b"), (3, 2, 5, 1, "a"), (7, 4, 7, 30, "c"), (12, 0, 12, 9, "d")]
+    packed, forms = pack_spans(spans)
+    assert sorted(unpack_spans(packed, tuple(forms))) == sorted(spans)
+    table = SpanTable(packed, tuple(forms))
+    assert table.get((7, 7, 10, 12)) == "b"  # equal spans: the first written wins, as before
 
 
 def test_span_table_picks_the_innermost_span() -> None:
