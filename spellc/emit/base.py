@@ -107,6 +107,14 @@ class FnInfo:
 class EmitterBase:
     """State shared by the concern mixins while one compiled module is emitted."""
 
+    _EXPRESSIONS: dict[type, Callable[..., Result]] = {}
+    """IR kind → the method emitting it as an expression (``e_<Kind>``), per class (see ``expr``)."""
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        cls._EXPRESSIONS = {kind: getattr(cls, "e_" + kind.__name__) for kind in ir.NODE_KINDS
+                            if hasattr(cls, "e_" + kind.__name__)}
+
     def __init__(self) -> None:
         self.consts: dict[str, Any] = {}
         self._const_ids: dict[int, str] = {}
@@ -195,12 +203,14 @@ class EmitterBase:
             t = self.tmp("_h")
             with P.at(node.pos):
                 return Result(deep.stmts + [P.assign(t, deep.expr)], P.name(t))
-        method = getattr(self, "e_" + type(node).__name__)
+        method = self._EXPRESSIONS[type(node)]
         self.edepth += 1
+        stack = P.STACK  # ``with P.at(node.pos)``, inlined: this runs once per IR node
+        stack.append(node.pos if node.pos is not None else stack[-1])
         try:
-            with P.at(node.pos):
-                res: Result = method(node, scope, info)
+            res: Result = method(self, node, scope, info)
         finally:
+            stack.pop()
             self.edepth -= 1
         return res
 

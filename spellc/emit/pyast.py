@@ -15,6 +15,7 @@ Pos = tuple[int, int, int, int]
 # (``ast.fix_missing_locations``) cost more than the rest of code generation together.
 # The compiler driver holds a lock while emitting, so one module-level stack suffices.
 _STACK: list[Pos] = [(1, 0, 1, 0)]
+STACK = _STACK  # for the emitter's dispatch, which pushes and pops without ``at`` (the hottest path)
 
 N = TypeVar("N", bound=ast.AST)
 
