@@ -175,9 +175,6 @@ class EmitterBase:
             self._const_ids[key] = nm
         return P.name(nm)
 
-    def helper(self, nm: str) -> ast.expr:
-        return P.name(nm)
-
     def call_pos(self, form: Any, pos: Optional[Pos]) -> Pos:
         """A position unique in this module for a call site, recorded with its form."""
         line, col, eline, ecol = pos if pos is not None else (1, 0, 1, 0)

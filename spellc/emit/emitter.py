@@ -5,17 +5,19 @@
 - ``base``: state, fresh names, constants, positions, expression dispatch, nesting/outlining;
 - ``scopes``: statements, tail exits, body sequences, let/loop/recur/fn/for/try, def;
 - ``values``: leaves and literal collections;
-- ``natives``: native operators;
-- ``calls``: call sites.
+- ``natives``: native operators (one builder per family of ``analyze.native_ops``);
+- ``calls``: call sites;
+- ``source``: the Python text of a module (``spellc build``);
+- ``constants``: the constructors a built module rebuilds its constants with.
 
-Helper names come from ``spell_runtime.abi``.
+The emitter reads each IR node's context (``ir.Ctx``, set by the analyzer) and keeps no
+notion of tail position of its own. Helper names come from ``spell_runtime.abi``; what the
+compiler keeps between compilations is listed in ``spellc.state``.
 """
 
 from __future__ import annotations
 
 import ast
-from decimal import Decimal
-from fractions import Fraction
 
 from spell_runtime.abi import H, L
 
@@ -61,4 +63,4 @@ class Emitter(ScopeEmitter, ValueEmitter, NativeEmitter, CallEmitter):
         return ast.Module(body=list(self.functions), type_ignores=[])
 
 
-__all__ = ["Emitter", "Result", "Decimal", "Fraction"]
+__all__ = ["Emitter", "Result"]
