@@ -14,6 +14,10 @@ All three walk values with an explicit stack instead of recursion: values come
 from programs and files and may nest far deeper than Python's recursion limit,
 and output is built as a list of parts joined once, so time is linear in the
 length of the text.
+
+The collection types print through ``pr_str`` (their ``__repr__``), installed here when this
+module loads rather than imported by them (data/ sits below the printer; house-review.md
+change 6). ``spell_runtime/__init__`` imports this module, so the install precedes any use.
 """
 
 from __future__ import annotations
@@ -336,3 +340,12 @@ def render_form(x: Any) -> str:
     out: list[str] = []
     _write(x, out, True)
     return "".join(out)
+
+
+def install() -> None:
+    """Make ``repr()`` of Spell maps, sets and lists their readable text (``SpellFn`` and the other map kinds inherit it)."""
+    for cls in (SpellMap, SpellSet, PList):
+        cls.__repr__ = pr_str  # type: ignore[method-assign]
+
+
+install()

@@ -1,4 +1,8 @@
-"""Spell values in Python: see the module docstrings for the representation choices."""
+"""Spell values in Python: see the module docstrings for the representation choices.
+
+Importing this package installs Spell ``=``/``hash`` on the collections (``equality``) and makes
+keywords and symbols callable (``lookup``): the types themselves import nothing above them.
+"""
 
 from .atoms import (
     LONG_MAX,

@@ -5,6 +5,11 @@ floating (double, float), decimal — so ``(= 1 1.0)`` is false while
 ``(= 1 1N)`` is true; booleans equal only themselves; sequential values (lists,
 seqs, vectors) compare element-wise regardless of kind; maps and sets ignore
 order. Keywords and symbols are interned, so identity decides for them.
+
+This module sits above the collection types and installs ``=`` and ``hash`` on them when it
+loads (``install``), rather than the types importing it from inside their dunders (an import
+per call, and an import circle; house-review.md change 6). ``data/__init__`` imports it second,
+so every importer of ``spell_runtime.data`` gets collections that compare the Spell way.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from . import hashmap
 from .atoms import BigInt, Char, Float32, Keyword, Symbol
 from .hashmap import SpellMap, SpellSet
 from .plist import PList
@@ -110,3 +116,15 @@ def spell_hash(x: Any) -> int:
             h = (h + spell_hash(e)) & _MASK
         return h
     return object.__hash__(x)
+
+
+def install() -> None:
+    """Give the collection types Spell ``=`` and ``hash`` (subclasses such as ``SpellFn`` inherit them)."""
+    for cls in (SpellMap, SpellSet, PList, LineVector):
+        cls.__eq__ = spell_eq  # type: ignore[method-assign]
+        cls.__hash__ = spell_hash  # type: ignore[method-assign,assignment]
+    hashmap.key_hash = spell_hash
+    hashmap.key_equal = spell_eq
+
+
+install()

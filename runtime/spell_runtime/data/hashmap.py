@@ -18,11 +18,17 @@ each entry costs one tuple (issue 13.3: the HAMT used to hold a second
 in the pvector and leaves the HAMT untouched; removing one leaves a tombstone
 that iteration skips and a rebuild drops once tombstones dominate. Iteration is
 therefore a plain walk of the pvector, with no lookups.
+
+Equality, hashing and printing sit *above* this module (house-review.md change 6): the
+collection dunders (``__eq__``, ``__hash__``, ``__repr__``) are installed on ``SpellMap`` and
+``SpellSet`` by ``equality.py`` and ``printer.py``, and ``Key`` reads the two functions it needs
+from ``key_hash``/``key_equal``, which ``equality.py`` sets when it loads. ``data/__init__``
+imports ``equality`` right after the atoms, so no map exists before they are set.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from typing import Any, Optional
 
@@ -32,6 +38,15 @@ from .atoms import BigInt, Char, Keyword, Symbol
 from .pvec import pvector
 
 SMALL = 16
+
+
+def _equality_not_installed(*values: Any) -> Any:
+    raise RuntimeError("spell_runtime.data.equality was not loaded (import spell_runtime.data)")
+
+
+# Spell hash and equality of wrapped keys: set by equality.py when it loads (module docstring).
+key_hash: Callable[[Any], int] = _equality_not_installed
+key_equal: Callable[[Any, Any], bool] = _equality_not_installed
 
 
 class _Dead:
@@ -51,10 +66,8 @@ class Key:
     __slots__ = ("value", "_hash")
 
     def __init__(self, value: Any) -> None:
-        from .equality import spell_hash
-
         self.value = value
-        self._hash = spell_hash(value)
+        self._hash = key_hash(value)
 
     def __hash__(self) -> int:
         return self._hash
@@ -62,9 +75,7 @@ class Key:
     def __eq__(self, other: object) -> bool:
         if type(other) is not Key:
             return False
-        from .equality import spell_eq
-
-        return self._hash == other._hash and spell_eq(self.value, other.value)
+        return self._hash == other._hash and key_equal(self.value, other.value)
 
 
 def normkey(k: Any) -> Any:
@@ -256,21 +267,6 @@ class SpellMap:
         out._ord = self._ord.set(pos, _DEAD)
         return out
 
-    def __eq__(self, other: object) -> bool:
-        from .equality import spell_eq
-
-        return spell_eq(self, other)
-
-    def __hash__(self) -> int:
-        from .equality import spell_hash
-
-        return spell_hash(self)
-
-    def __repr__(self) -> str:
-        from ..printer import pr_str
-
-        return pr_str(self)
-
 
 EMPTY_MAP = SpellMap()
 
@@ -343,21 +339,6 @@ class SpellSet:
 
     def __contains__(self, x: object) -> bool:
         return self._m.contains(x)
-
-    def __eq__(self, other: object) -> bool:
-        from .equality import spell_eq
-
-        return spell_eq(self, other)
-
-    def __hash__(self) -> int:
-        from .equality import spell_hash
-
-        return spell_hash(self)
-
-    def __repr__(self) -> str:
-        from ..printer import pr_str
-
-        return pr_str(self)
 
 
 EMPTY_SET = SpellSet()

@@ -1,10 +1,15 @@
-"""``get``: the one lookup that keywords, symbols, maps, destructuring and the core share."""
+"""``get``: the one lookup that keywords, symbols, maps, destructuring and the core share.
+
+It also makes keywords and symbols callable (``(:k m)``): ``atoms.py`` sits below the
+collections and cannot import this module, so the call is installed from here when it loads
+(``data/__init__`` imports it).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .atoms import Char
+from .atoms import Char, _Named
 from .hashmap import _RAW_KEY_TYPES, Key, SpellMap, SpellSet
 from .text import is_bmp, to_units
 from .vector import LineVector, PVector
@@ -38,3 +43,11 @@ def get(m: Any, k: Any, default: Any = None) -> Any:
     if t is SpellSet:
         return m.get(k, default)
     return default
+
+
+def _lookup_self(self: Any, m: Any, default: Any = None) -> Any:
+    """``(:k m default)``: a keyword or symbol looks itself up in ``m``."""
+    return get(m, self, default)
+
+
+_Named.__call__ = _lookup_self  # type: ignore[method-assign]

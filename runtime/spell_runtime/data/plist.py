@@ -131,21 +131,6 @@ class PList:
         self.child_spans = child_spans
         return self
 
-    def __eq__(self, other: object) -> bool:
-        from .equality import spell_eq
-
-        return spell_eq(self, other)
-
-    def __hash__(self) -> int:
-        from .equality import spell_hash
-
-        return spell_hash(self)
-
-    def __repr__(self) -> str:
-        from ..printer import pr_str
-
-        return pr_str(self)
-
 
 def _make_empty() -> PList:
     empty = PList.__new__(PList)

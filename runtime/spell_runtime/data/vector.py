@@ -56,15 +56,6 @@ class LineVector:
     def __getitem__(self, index: int) -> Any:
         return self.items[index]
 
-    def __eq__(self, other: object) -> bool:
-        from .equality import spell_eq
-
-        return spell_eq(self, other)
-
-    def __hash__(self) -> int:
-        from .equality import spell_hash
-
-        return spell_hash(self)
 
     def row_groups(self) -> list[tuple[Optional[int], list[Any]]]:
         """(start line, rows) per position segment, as a ``(first-line ...)`` form lays them out;
