@@ -12,7 +12,7 @@ from typing import Any
 
 _MODULES = (
     "numbers", "numcoerce", "compare", "bitwise", "mathns", "strings", "regex",
-    "seqs", "colls", "types", "combinators", "exceptions", "printing", "quine", "evaluation",
+    "seqs", "reducing", "seqfns", "slicing", "colls", "types", "combinators", "exceptions", "printing", "quine", "evaluation",
     "spell_runtime.snapshot.serialize",
 )
 """Modules under ``spell_runtime.core`` by short name; a dotted name is a full module path."""

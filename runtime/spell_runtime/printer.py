@@ -332,6 +332,17 @@ def display_str(x: Any) -> str:
     return pr_str(x)
 
 
+def to_str(x: Any) -> str:
+    """Spell ``str`` of one value: nil is ``""``, strings are themselves (the ``str`` builtin's
+    per-argument step, here rather than in ``core/strings`` so that numbers and formatting,
+    which ``strings`` itself uses, can name it without an import circle)."""
+    if type(x) is str:
+        return x
+    if x is None:
+        return ""
+    return display_str(x)
+
+
 def render_form(x: Any) -> str:
     """The source renderer ``R``: maps without commas, ``first-line`` forms one row per line."""
     f = _READABLE_ATOMS.get(type(x))

@@ -32,6 +32,7 @@ from ..data.text import utf16_len
 from ..data.transient import TransientMap
 from ..data.vector import LineVector, PVector
 from ..errors import HostError
+from . import compare as _compare  # noqa: F401  (installs the natural order sorted-map and sorted-set use)
 from .calling import call_fn, caller
 from .hostnames import INT_MAX, INT_MIN, cast_error, class_name, is_integer, simple_class_name
 from .registry import builtin

@@ -16,6 +16,7 @@ from typing import Any
 from ..data.atoms import Char, Keyword, Symbol
 from ..data.equality import spell_eq
 from ..data.hashmap import normkey
+from ..data.sorted import set_natural_compare
 from ..data.text import is_bmp, to_units
 from ..data.vector import LineVector, PVector
 from ..errors import HostError
@@ -176,3 +177,6 @@ def distinct_(x: Any, *more: Any) -> bool:
         seen.add(k)
     return True
 
+
+
+set_natural_compare(compare)  # the default order of sorted maps and sets (data/sorted.py)

@@ -33,6 +33,7 @@ from ..data.atoms import BigInt, Char, Float32, Keyword, Symbol
 from ..data.equality import spell_hash
 from ..data.text import substring, to_units, utf16_len
 from ..errors import HostError
+from ..printer import to_str
 from .hostcast import class_name
 from .numbers import DCTX
 
@@ -285,8 +286,6 @@ def _print(spec: _Spec, arg: Any) -> str:
 
 
 def _display(x: Any) -> str:
-    from .strings import to_str
-
     return to_str(x)
 
 

@@ -36,6 +36,7 @@ from typing import Any, Final, cast
 
 from ..data.atoms import BigInt, Float32
 from ..errors import HostError
+from ..printer import to_str
 from .hostcast import cast_error, class_name
 from .registry import builtin
 
@@ -804,14 +805,6 @@ def rand(n: Any = _NO_ARG) -> Any:
     return mul(n, r)
 
 
-@builtin("rand-int")
-def rand_int(n: Any) -> int:
-    """``(int (rand n))``."""
-    from .numcoerce import to_int
-
-    return to_int(mul(n, random.random()))
-
-
 def truncate_double(x: float) -> int:
     """Java's ``(long) x`` for a finite-or-not double: truncation, saturating, NaN → 0."""
     if x != x:
@@ -868,8 +861,6 @@ def _parity_arg(x: Any) -> int:
     t = type(x)
     if t is int or t is BigInt:
         return int(x)
-    from .strings import to_str
-
     raise HostError("Argument must be an integer: " + to_str(x))
 
 

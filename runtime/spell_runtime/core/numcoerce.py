@@ -1,5 +1,5 @@
 """Numeric coercions and parsing: ``int long double float bigint bigdec rationalize numerator
-denominator parse-number parse-boolean boolean`` (language.md §14.2, §16.1.9).
+denominator parse-number parse-boolean boolean`` and ``rand-int`` (language.md §14.2, §16.1.9).
 
 Each follows the Clojure function the reference binds (``RT.intCast``,
 ``RT.longCast``, ``clojure.core/bigint``...), because the interesting cases are
@@ -12,6 +12,7 @@ so ``(rationalize 0.1)`` is ``1/10`` and ``(bigint 1e23)`` is ``1000000000000000
 from __future__ import annotations
 
 import math
+import random
 import re
 from decimal import Decimal
 from fractions import Fraction
@@ -21,8 +22,9 @@ from ..bigdigits import parse_int
 from ..data.atoms import BigInt, Char, Float32
 from ..data.fn import is_truthy
 from ..errors import HostError
+from ..printer import to_str
 from .hostcast import NIL_ARITHMETIC, cast_error
-from .numbers import DCTX, NUMBER_CLASS, category, decimal_divide, norm_bigint, norm_ratio, to_double
+from .numbers import DCTX, NUMBER_CLASS, category, decimal_divide, mul, norm_bigint, norm_ratio, to_double
 from .registry import builtin
 
 _INT_MIN: Final = -(2**31)
@@ -38,8 +40,6 @@ _NUMBER_IN_TEXT: Final = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
 
 
 def _text(x: Any) -> str:
-    from .strings import to_str
-
     return to_str(x)
 
 
@@ -88,6 +88,12 @@ def to_long(x: Any) -> int:
 
 builtin("int")(to_int)
 builtin("long")(to_long)
+
+
+@builtin("rand-int")
+def rand_int(n: Any) -> int:
+    """``(int (rand n))`` (here, beside ``int``, rather than in ``numbers``, which this module builds on)."""
+    return to_int(mul(n, random.random()))
 
 
 @builtin("double")

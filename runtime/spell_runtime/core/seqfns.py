@@ -22,12 +22,12 @@ from typing import Any
 from ..data.equality import spell_eq
 from ..data.hashmap import normkey
 from ..data.pvec import pvector as _pvector
-from ..data.sorted import natural_compare
 from ..data.text import is_bmp
 from ..data.vector import EMPTY_VECTOR, PVector
 from ..limits import check_count
 from .bulk import NO_FAST, filter_fast, map_fast
 from .calling import call_fn, caller
+from .compare import compare
 from .registry import builtin
 from .seqs import ABSENT, as_indexable, is_sequential, seq_items, to_iter
 
@@ -173,7 +173,7 @@ def sort(coll: Any) -> Any:
     items = list(seq_items(coll))
     if _natively_ordered(items):
         return _pvector(sorted(items))
-    return _pvector(sorted(items, key=cmp_to_key(natural_compare())))
+    return _pvector(sorted(items, key=cmp_to_key(compare)))
 
 
 @builtin("sort-by", env=True, host="sort-by")
@@ -181,7 +181,7 @@ def sort_by(D: Any, keyfn: Any, coll: Any) -> Any:
     items = list(seq_items(coll))
     keys = list(map(caller(D, keyfn, 1), items))
     if not _natively_ordered(keys):
-        wrap = cmp_to_key(natural_compare())
+        wrap = cmp_to_key(compare)
         keys = [wrap(k) for k in keys]
     order = sorted(range(len(items)), key=keys.__getitem__)
     return _pvector([items[i] for i in order])

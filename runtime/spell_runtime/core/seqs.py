@@ -588,7 +588,3 @@ __all__ = [
     "second", "seq", "seq_items", "seq_of", "set_", "subvec", "to_iter", "vec", "vector",
 ]
 
-
-# The rest of the sequence library lives in sibling modules that import this one;
-# loading them here means importing ``seqs`` registers every sequence builtin.
-from . import reducing, seqfns, slicing  # noqa: E402,F401

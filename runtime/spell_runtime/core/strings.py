@@ -18,22 +18,12 @@ from ..data.text import from_units, is_bmp, substring, to_units, utf16_len
 from ..data.vector import vec
 from ..errors import HostError, SpellError
 from ..limits import check_text_size
+from ..printer import to_str as to_str  # re-exported: callers import it from here
 from .hostcast import cast_error
 from .registry import builtin, member, register_value
 from .registry import namespace as make_namespace
 
 _NO_ARG: Final[Any] = object()
-
-
-def to_str(x: Any) -> str:
-    """Spell ``str`` of one value: nil is ``""``, strings are themselves."""
-    if type(x) is str:
-        return x
-    if x is None:
-        return ""
-    from ..printer import display_str
-
-    return display_str(x)
 
 
 @builtin("str")

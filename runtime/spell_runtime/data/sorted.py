@@ -36,13 +36,17 @@ Comparator = Callable[[Any, Any], int]
 _natural: Optional[Comparator] = None
 
 
-def natural_compare() -> Comparator:
-    """Spell's ``compare`` (imported on first use: the core package imports this module)."""
+def set_natural_compare(compare: Comparator) -> None:
+    """Install Spell's ``compare`` as the default order (``core/compare.py`` does when it loads:
+    it sits above the data types, which may not import it)."""
     global _natural
-    if _natural is None:
-        from ..core.compare import compare
+    _natural = compare
 
-        _natural = compare
+
+def natural_compare() -> Comparator:
+    """Spell's ``compare``, the order of ``sorted-map`` and ``sorted-set`` without a comparator."""
+    if _natural is None:
+        raise RuntimeError("spell_runtime.core.compare was not loaded (it installs the natural order)")
     return _natural
 
 

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from spell_runtime.core import numbers as n
+from spell_runtime.core.numcoerce import rand_int
 from spell_runtime.data.atoms import BigInt, Float32, Keyword
 from spell_runtime.data.hashmap import spell_map
 from spell_runtime.errors import HostError
@@ -346,7 +347,7 @@ def test_rand_and_rand_int_stay_in_range() -> None:
         r = n.rand()
         assert type(r) is float and 0.0 <= r < 1.0
         assert 0.0 <= n.rand(10) < 10.0
-        i = n.rand_int(5)
+        i = rand_int(5)
         assert type(i) is int and 0 <= i < 5
     assert type(n.rand(Fraction(1, 2))) is float
     assert host_error(n.rand, "a") == STRING_CAST
