@@ -2,14 +2,15 @@
 
 Effects are what a Spell program does to the world, so they are available only
 inside ``eval`` (runtime.md §3). This package builds the namespace maps for one
-run (``context.effect_namespaces``) and the envelope every operational effect
+run (``namespace_maps.effect_namespaces``) and the envelope every operational effect
 answers with (``envelope.ok`` / ``envelope.fail``); it never decides *when*
 effects are allowed — that is the evaluator's gate.
 """
 
-from .context import EFFECT_NAMESPACES, EffectContext, effect_namespaces, gated_message
+from .context import EffectContext
 from .envelope import envelope, fail, ok
 from .globals import GlobalsStore
+from .namespace_maps import EFFECT_NAMESPACES, effect_namespaces, gated_message
 
 __all__ = ["EFFECT_NAMESPACES", "EffectContext", "GlobalsStore", "effect_namespaces", "envelope", "fail",
            "gated_message", "ok"]

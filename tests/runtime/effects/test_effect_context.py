@@ -8,7 +8,7 @@ import pytest
 from spell_runtime.core.registry import EnvFn, info_of
 from spell_runtime.data import Keyword, SpellMap
 from spell_runtime.effects import EFFECT_NAMESPACES, EffectContext, effect_namespaces, gated_message
-from spell_runtime.effects.context import IO_EXEC, IO_READ, IO_WRITE
+from spell_runtime.effects.namespace_maps import IO_EXEC, IO_READ, IO_WRITE
 
 K = Keyword
 DOC_KEYS = {K("short-docs"), K("docs"), K("detail")}
