@@ -1,7 +1,8 @@
 """The public Python API: ``eval_string``, ``spell_eval``, and ``run``/``TestProvider`` from the turn loop.
 
-Every call starts from a fresh default environment: the core builtins and
-namespaces, plus ``eval`` bound in the env (language.md §6.1, A17).
+Every call starts from a fresh default environment (``environment.new_env``): the core builtins
+and namespaces, plus ``eval`` bound in the env (language.md §6.1, A17). This module is a façade on
+top of the compiler and the turn loop; nothing below it imports it (house-review.md §4).
 """
 
 from __future__ import annotations
@@ -12,23 +13,12 @@ from spell_runtime.data import SpellMap, Symbol
 from spell_runtime.data.positions import span_of
 from spell_runtime.errors import SpellError
 from spell_runtime.errors_result import error_result, ok_result
-from spell_runtime.program import close_env, fresh_env
+from spell_runtime.program import close_env
 
 from .analyze import bound
-from .compiler import base_namespace, run_form
+from .compiler import run_form
+from .environment import new_env as new_env  # re-exported: spellc.api.new_env is used by callers
 from .reader import read_all, read_first
-
-
-def new_env(env: Optional[dict[Any, Any]] = None, options: Optional[dict[str, Any]] = None,
-            **program_options: Any) -> dict[Any, Any]:
-    """A binding table for a fresh program (see ``spell_runtime.program.fresh_env``).
-
-    Names bound by ``env`` are recorded as bound for the compiler's static builtin references.
-    """
-    base_namespace()
-    if env:
-        bound.note_bound(k for k in env if type(k) is Symbol)
-    return fresh_env(env, options, **program_options)
 
 
 def _locate(e: SpellError, source_name: str) -> SpellError:

@@ -19,10 +19,9 @@ from typing import Any, Final, Optional
 
 from spell_runtime.context import context_of
 from spell_runtime.data import Keyword, SpellMap, Symbol
-from spell_runtime.effects import EffectContext
+from spell_runtime.effects import EffectContext, effect_hint
 
 from ..providers.base import Provider
-from .namespaces import effect_hint
 from .traces import TraceRecorder
 from .usage import UsageTracker
 
@@ -119,7 +118,7 @@ class Agent:
 def completion_env(agent: Agent, depth: int, frame: Any, node: Optional[int], receive: bool,
                    env: Optional[dict[Any, Any]] = None) -> dict[Any, Any]:
     """A fresh binding table for one completion: ``eval`` plus ``env``, effects gated behind ``eval``."""
-    from ..api import new_env
+    from ..environment import new_env
 
     options = {AGENT_KEY: agent, DEPTH_KEY: depth, FRAME_KEY: frame, NODE_KEY: node, RECEIVE_KEY: receive,
                CONTEXT_LIMIT_KEY: agent.run.context_max_chars}

@@ -13,6 +13,7 @@ from typing import Any, Final
 
 from spell_runtime.data import Keyword, SpellMap, Symbol, is_vector
 from spell_runtime.effects import EFFECT_NAMESPACES, EffectContext
+from spell_runtime.effects import effect_hint as effect_hint  # re-exported (it was defined here)
 from spell_runtime.printer import pr_str
 
 from ..providers.registry import ProfileError
@@ -24,11 +25,6 @@ K_DETAIL: Final = Keyword("detail")
 UNKNOWN_REF: Final = "Unknown namespace reference: %s"
 LOOP_NAMESPACES: Final = frozenset({"agents"})
 """Standard namespaces built by the turn loop rather than the runtime's effects (they need an agent)."""
-
-
-def effect_hint(name: str) -> str:
-    """PRODUCT STRING hint for a gated effect namespace (runtime.md §3.3)."""
-    return "%s/ is an effect namespace - use it in the trailing expression via eval" % name
 
 
 def resolve_namespaces(refs: dict[str, Any], eff: EffectContext) -> dict[str, SpellMap]:

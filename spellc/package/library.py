@@ -101,8 +101,8 @@ def load_from_source(library: Library, origin: str) -> SpellMap:
     """Evaluate the defn forms in a fresh program and build the namespace map (fn bodies compile now)."""
     from spell_runtime.program import close_env
 
-    from ..api import new_env
     from ..compiler import run_form
+    from ..environment import new_env
 
     D = new_env()
     try:

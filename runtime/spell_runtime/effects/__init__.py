@@ -10,7 +10,7 @@ effects are allowed — that is the evaluator's gate.
 from .context import EffectContext
 from .envelope import envelope, fail, ok
 from .globals import GlobalsStore
-from .namespace_maps import EFFECT_NAMESPACES, effect_namespaces, gated_message
+from .namespace_maps import EFFECT_NAMESPACES, effect_hint, effect_namespaces, gated_message
 
-__all__ = ["EFFECT_NAMESPACES", "EffectContext", "GlobalsStore", "effect_namespaces", "envelope", "fail",
+__all__ = ["EFFECT_NAMESPACES", "EffectContext", "effect_hint", "GlobalsStore", "effect_namespaces", "envelope", "fail",
            "gated_message", "ok"]

@@ -119,6 +119,11 @@ def effect_namespaces(ctx: EffectContext, names: tuple[str, ...] = ("io", "web",
     return out
 
 
+def effect_hint(ns_name: str) -> str:
+    """PRODUCT STRING hint for a gated effect namespace (runtime.md §3.3); the turn loop shows it too."""
+    return f"{ns_name}/ is an effect namespace - use it in the trailing expression via eval"
+
+
 def gated_message(symbol_text: str, ns_name: str) -> str:
     """The error for using effect namespace ``ns_name`` outside ``eval`` (PRODUCT STRING, runtime.md §3.3)."""
-    return f"{symbol_text}: {ns_name}/ is an effect namespace - use it in the trailing expression via eval"
+    return f"{symbol_text}: {effect_hint(ns_name)}"
