@@ -33,6 +33,13 @@ def expand_user_macro(D: Any, macro: Any, form: Any, name: str) -> Any:
     return expand(D, macro, form, name)
 
 
+def apply_macro(D: Any, macro: Any, forms: tuple[Any, ...]) -> Any:
+    """``(apply-macro m form...)``: a macro's expansion of ``forms``, not evaluated."""
+    from spellc.compiler import apply_macro as expand
+
+    return expand(D, macro, forms)
+
+
 def eval_expansion(D: Any, expansion: Any) -> Any:
     """Evaluate a macro expansion in ``D``; returns (value, undo list of escaping defs)."""
     from spellc.compiler import run_form

@@ -634,12 +634,3 @@ def reopen(q: Any, extras: tuple[Any, ...], form: Any) -> PList:
     body = list(last[1])
     new_do = plist([*body, *extras])
     return plist([*items[:-1], plist([S_EVAL, new_do])])
-
-
-# --------------------------------------------------------------------------- the compiled modules' globals
-
-def compiled_namespace() -> dict[str, Any]:
-    """The globals of compiled modules (kept here for modules ``spellc build`` wrote before ``abi``)."""
-    from .abi import compiled_namespace as namespace
-
-    return namespace()

@@ -78,15 +78,12 @@ def spell_eval_builtin(D: Any, v: Any) -> Any:
 
 @builtin("apply-macro", env=True, host="spell.eval/apply-macro")
 def apply_macro(D: Any, m: Any, *forms: Any) -> Any:
-    from spellc.compiler import apply_macro as expand
-
-    from ..printer import pr_str
+    from ..hooks import apply_macro as expand
 
     try:
         return expand(D, m, forms)
     except HostError as e:
         raise HostError(e.message, spell_map(_K_MACRO, m, _K_ARGS, vec(forms))) from None
-    del pr_str
 
 
 _K_MACRO = K_SPELL_MACRO.__class__("macro")
