@@ -1,5 +1,5 @@
 """``python -m spellc``: the same as the ``spellc`` command."""
 
-from .cli import main
+from .launch import main
 
 main()

@@ -12,26 +12,8 @@ from typing import Any, NoReturn, Optional
 
 import click
 
-MAX_PATH_LINES = 8
-
-
-def spell_error_text(e: Any, name: str) -> str:
-    """The user-facing report of a Spell error: location line plus at most MAX_PATH_LINES call-path lines."""
-    from spell_runtime.printer import pr_str
-
-    line, col = 1, 1
-    pos = getattr(e, "position", None)
-    if pos is not None:
-        line, col = pos[0], pos[1] + 1
-    elif getattr(e, "line", None) is not None:
-        line, col = e.line, e.column
-    out = ["%s:%d:%d: %s" % (name, line, col, e)]
-    trace = list(getattr(e, "trace", None) or [])
-    for head in trace[:MAX_PATH_LINES]:
-        out.append("  in %s" % pr_str(head))
-    if len(trace) > MAX_PATH_LINES:
-        out.append("  ... %d more" % (len(trace) - MAX_PATH_LINES))
-    return "\n".join(out)
+from .cli_plain import MAX_PATH_LINES as MAX_PATH_LINES  # re-exported: callers import them from here
+from .cli_plain import spell_error_text as spell_error_text
 
 
 def _prettified(source: str, text: str, file: str) -> str:
@@ -66,16 +48,9 @@ def _fail(message: str, code: int = 1) -> NoReturn:
               help="Fail with a Spell error when evaluating takes longer than this (default: no limit).")
 def eval_command(expr: str, eval_timeout: Optional[float]) -> None:
     """Evaluate EXPR (one or more Spell forms) and print the value of the last one."""
-    from spell_runtime.errors import SpellError
-    from spell_runtime.printer import pr_str
+    from .cli_plain import eval_expr
 
-    from .api import eval_string
-
-    try:
-        value = eval_string(expr, "<eval>", eval_timeout_sec=eval_timeout)
-    except SpellError as e:
-        _fail(spell_error_text(e, "<eval>"))
-    click.echo((pr_str(value) + "\n").encode("utf-8", "backslashreplace"), nl=False)
+    eval_expr(expr, eval_timeout)  # the body ``spellc eval EXPR`` runs without click (launch.py)
 
 
 @click.command("build")

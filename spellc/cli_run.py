@@ -122,6 +122,7 @@ def run_command(file: Optional[str], prompt: Optional[str], model_profile: Optio
     """Run FILE (a Spell program, - for stdin) or --prompt TEXT as an agent and print the result."""
     from spell_runtime.printer import pr_str
 
+    from .cli_plain import checked_source, run_program
     from .loop.options import RunOptionsError
     from .loop.run import execute
 
@@ -132,11 +133,11 @@ def run_command(file: Optional[str], prompt: Optional[str], model_profile: Optio
     run_options = (model_profile, provider, responses, agent_profile, context_max_chars, depth, max_errors,
                    trace_dir, model, agent)
     if file is not None and all(o is None for o in run_options):
-        _run_plain(file, eval_timeout, workspace)  # no agent loop: an ordinary program, errors in Spell terms
+        run_program(file, eval_timeout, workspace)  # no agent loop: an ordinary program, errors in Spell terms
         return
     options: dict[str, Any] = {"model-profile": _model_profile(model_profile, provider, model, responses)}
     if file is not None:
-        options["init"] = _checked_source(file)
+        options["init"] = checked_source(file)
     else:
         options["prompt"] = prompt
     for key, value in (("agent-profile", agent_profile), ("context-max-chars", context_max_chars),
@@ -165,44 +166,3 @@ def _installed_agent_profile(name: str) -> Any:
         return find_agent(name).profile()
     except AgentNotFound as e:
         _usage(e.message)
-
-
-def _run_plain(path: str, eval_timeout: Optional[float] = None, workspace: Optional[str] = None) -> None:
-    """Evaluate a program that needs no model; on failure print ``FILE:LINE:COL: message`` and the call path."""
-    from spell_runtime.errors import SpellError
-    from spell_runtime.printer import pr_str
-
-    from .api import eval_string
-    from .cli_compile import spell_error_text
-
-    text = _checked_source(path)
-    name = "<stdin>" if path == "-" else path
-    try:
-        value = eval_string(text, name, eval_timeout_sec=eval_timeout, workspace=workspace)
-    except SpellError as e:
-        report = spell_error_text(e, name)
-        if "!llm-self" in str(e) or "leaf-llm" in str(e):
-            report += "\n(this program calls the model: pass --model-profile, or --provider with --model)"
-        click.echo(report, err=True)
-        sys.exit(EXIT_ERROR)
-    click.echo((pr_str(value) + "\n").encode("utf-8", "backslashreplace"), nl=False)
-
-
-def _checked_source(path: str) -> str:
-    """The program text, refused up front (exit 1) when it cannot even be read as Spell."""
-    from .reader import ReaderError, read_all_with_spans
-    from .source_input import SourceDecodeError, read_source_text
-
-    try:
-        name, text = read_source_text(path)
-    except OSError as e:
-        _usage("cannot read %s: %s" % (path, e.strerror))
-    except SourceDecodeError as e:
-        click.echo(str(e), err=True)
-        sys.exit(EXIT_ERROR)
-    try:
-        read_all_with_spans(text, source_name=name)
-    except ReaderError as e:
-        click.echo("%s:%d:%d: %s" % (name, e.line, e.column, e), err=True)
-        sys.exit(EXIT_ERROR)
-    return text

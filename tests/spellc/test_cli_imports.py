@@ -36,3 +36,30 @@ def test_cli_imports_only_click_the_reader_and_source_input() -> None:
 def test_plugin_module_leaves_spell_work_for_later() -> None:
     modules = loaded_after("import spellc.testing.plugin")
     assert [m for m in HEAVY if m in modules and m != "pytest"] == []
+
+
+def _loaded_by_command(*argv: str) -> tuple[str, list[str]]:
+    """(stdout, sorted module names) after ``spellc ARGV`` ran in a fresh interpreter."""
+    code = ("import sys\nsys.argv = ['spellc', *%r]\nfrom spellc.launch import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "sys.stdout.flush()\nprint('\\n'.join(['--'] + sorted(sys.modules)))" % (argv,))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "runtime")]))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True,
+                          timeout=60)
+    output, _, modules = done.stdout.partition("--\n")
+    return output, modules.splitlines()
+
+
+def test_plain_eval_and_run_skip_click(tmp_path: Path) -> None:
+    program = tmp_path / "prog.spl"
+    program.write_text("(defn sq [x] (* x x))\n(sq 7)\n", encoding="utf-8")
+    for argv, printed in ((("eval", "(+ 1 2)"), "3\n"), (("run", str(program)), "49\n")):
+        output, modules = _loaded_by_command(*argv)
+        assert output == printed
+        assert [m for m in modules if m == "click" or m.startswith(("click.", "spellc.cli.", "spellc.loop.run"))] == []
+        assert "spellc.cli" not in modules
+
+
+def test_commands_with_options_still_go_through_click() -> None:
+    output, modules = _loaded_by_command("eval", "--eval-timeout", "5", "(+ 1 2)")
+    assert output == "3\n" and "click" in modules

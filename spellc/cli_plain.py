@@ -1,0 +1,122 @@
+"""``spellc eval EXPR`` and ``spellc run FILE`` (a program that needs no model), without click.
+
+These two commands are what people and agents run most, so their bodies live here, in a module
+that imports neither click nor the turn loop: ``launch.py`` calls them straight from the command
+line when the arguments are that simple (issue 12.4: click and its type modules cost more start-up
+than the whole compiler), and the click commands in ``cli_compile.py``/``cli_run.py`` call the same
+functions, so both ways behave alike.
+
+Output follows ``click.echo``, which the rest of the CLI uses: values go to stdout as UTF-8 bytes
+(lone surrogates escaped), messages to stderr with ANSI escape sequences removed when stderr is
+not a terminal. Errors are Spell errors with Spell positions (``FILE:LINE:COL: message`` and the
+call path); exit status 0 ok, 1 a Spell error, 2 usage.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from typing import Any, NoReturn, Optional
+
+MAX_PATH_LINES = 8
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+
+# click's strip_ansi pattern (click/_compat.py), so messages read the same either way.
+_ANSI = re.compile(r"\033\[[0-?]*[ -/]*[@-~]")
+
+
+def echo_value(text: str) -> None:
+    """One line of program output on stdout (``click.echo`` of UTF-8 bytes)."""
+    sys.stdout.flush()
+    out = sys.stdout.buffer
+    out.write((text + "\n").encode("utf-8", "backslashreplace"))
+    out.flush()
+
+
+def echo_error(message: str) -> None:
+    """One message on stderr (``click.echo(message, err=True)``)."""
+    text = message + "\n"
+    if not sys.stderr.isatty():
+        text = _ANSI.sub("", text)
+    sys.stderr.write(text)
+    sys.stderr.flush()
+
+
+def fail(message: str, code: int = EXIT_ERROR) -> NoReturn:
+    echo_error(message)
+    sys.exit(code)
+
+
+def usage(message: str) -> NoReturn:
+    fail("error: " + message, EXIT_USAGE)
+
+
+def spell_error_text(e: Any, name: str) -> str:
+    """The user-facing report of a Spell error: location line plus at most MAX_PATH_LINES call-path lines."""
+    from spell_runtime.printer import pr_str
+
+    line, col = 1, 1
+    pos = getattr(e, "position", None)
+    if pos is not None:
+        line, col = pos[0], pos[1] + 1
+    elif getattr(e, "line", None) is not None:
+        line, col = e.line, e.column
+    out = ["%s:%d:%d: %s" % (name, line, col, e)]
+    trace = list(getattr(e, "trace", None) or [])
+    for head in trace[:MAX_PATH_LINES]:
+        out.append("  in %s" % pr_str(head))
+    if len(trace) > MAX_PATH_LINES:
+        out.append("  ... %d more" % (len(trace) - MAX_PATH_LINES))
+    return "\n".join(out)
+
+
+def eval_expr(expr: str, eval_timeout: Optional[float] = None) -> None:
+    """``spellc eval``: evaluate EXPR (one or more forms) and print the value of the last one."""
+    from spell_runtime.errors import SpellError
+    from spell_runtime.printer import pr_str
+
+    from .api import eval_string
+
+    try:
+        value = eval_string(expr, "<eval>", eval_timeout_sec=eval_timeout)
+    except SpellError as e:
+        fail(spell_error_text(e, "<eval>"))
+    echo_value(pr_str(value))
+
+
+def checked_source(path: str) -> str:
+    """The program text, refused up front (exit 1) when it cannot even be read as Spell."""
+    from .reader import ReaderError, read_all_with_spans
+    from .source_input import SourceDecodeError, read_source_text
+
+    try:
+        name, text = read_source_text(path)
+    except OSError as e:
+        usage("cannot read %s: %s" % (path, e.strerror))
+    except SourceDecodeError as e:
+        fail(str(e))
+    try:
+        read_all_with_spans(text, source_name=name)
+    except ReaderError as e:
+        fail("%s:%d:%d: %s" % (name, e.line, e.column, e))
+    return text
+
+
+def run_program(path: str, eval_timeout: Optional[float] = None, workspace: Optional[str] = None) -> None:
+    """``spellc run FILE`` of a program that needs no model; on failure ``FILE:LINE:COL: message`` and the call path."""
+    from spell_runtime.errors import SpellError
+    from spell_runtime.printer import pr_str
+
+    from .api import eval_string
+
+    text = checked_source(path)
+    name = "<stdin>" if path == "-" else path
+    try:
+        value = eval_string(text, name, eval_timeout_sec=eval_timeout, workspace=workspace)
+    except SpellError as e:
+        report = spell_error_text(e, name)
+        if "!llm-self" in str(e) or "leaf-llm" in str(e):
+            report += "\n(this program calls the model: pass --model-profile, or --provider with --model)"
+        fail(report)
+    echo_value(pr_str(value))
