@@ -54,7 +54,6 @@ evaluation, not provider latency. Futures run on their own threads without a dea
 
 from __future__ import annotations
 
-import ctypes
 import sys
 import threading
 import time
@@ -174,11 +173,25 @@ def is_limit_error(e: BaseException) -> bool:
 
 # -- the deadline ---------------------------------------------------------------------------
 
-_set_async_exc = ctypes.pythonapi.PyThreadState_SetAsyncExc
-_set_async_exc.argtypes = [ctypes.c_ulong, ctypes.py_object]
-_set_async_exc.restype = ctypes.c_int
-_clear_async_exc = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p)(
-    ("PyThreadState_SetAsyncExc", ctypes.pythonapi))
+_set_async_exc: Any = None
+_clear_async_exc: Any = None
+
+
+def _load_async_exc() -> None:
+    """Bind ``PyThreadState_SetAsyncExc`` (set and clear) through ctypes, when the first deadline is
+    armed: importing ctypes costs start-up that most runs, which set no deadline, need not pay
+    (issue 12.4). Called by the arming thread, outside the watchdog's lock."""
+    global _set_async_exc, _clear_async_exc
+    if _clear_async_exc is not None:
+        return
+    import ctypes
+
+    setter = ctypes.pythonapi.PyThreadState_SetAsyncExc
+    setter.argtypes = [ctypes.c_ulong, ctypes.py_object]
+    setter.restype = ctypes.c_int
+    _set_async_exc = setter
+    _clear_async_exc = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p)(
+        ("PyThreadState_SetAsyncExc", ctypes.pythonapi))
 
 
 class _Watch:
@@ -205,6 +218,7 @@ class _Watchdog:
         self._thread: Optional[threading.Thread] = None
 
     def add(self, w: _Watch) -> None:
+        _load_async_exc()
         with self._cond:
             self._watches.append(w)
             if self._thread is None or not self._thread.is_alive():

@@ -19,7 +19,6 @@ body), or None (anywhere else: the recur request value).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import FrozenInstanceError
 from enum import Enum
 from typing import Any, ClassVar, Optional
 
@@ -69,6 +68,8 @@ class Record:
         self.__dict__.update(values)
 
     def __setattr__(self, name: str, value: Any) -> None:
+        from dataclasses import FrozenInstanceError  # error path only: dataclasses costs start-up
+
         raise FrozenInstanceError("cannot assign to field %r" % name)
 
     def __repr__(self) -> str:

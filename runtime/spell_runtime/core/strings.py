@@ -9,7 +9,6 @@ so ``(= (keyword "a/b") :a/b)``.
 
 from __future__ import annotations
 
-import uuid
 from typing import Any, Final, cast
 
 from ..bigdigits import int_text
@@ -144,6 +143,8 @@ def keyword(a: Any, b: Any = _NO_ARG) -> Any:
 @builtin("random-uuid", host="random-uuid")
 def random_uuid() -> str:
     """Δ a version-4 UUID as a 36-character string."""
+    import uuid  # only here: uuid imports platform, start-up that nothing else needs (issue 12.4)
+
     return str(uuid.uuid4())
 
 

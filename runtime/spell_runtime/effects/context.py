@@ -33,12 +33,10 @@ a program whose failed evaluation already performed effects (runtime.md §9.6-3)
 
 from __future__ import annotations
 
-import inspect
 import os
 import threading
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Optional
 
 from ..core.registry import INFO, member
@@ -60,7 +58,6 @@ MessageSender = Callable[[Any, Any, Any], None]
 """``send(handle, value, from)``: deliver a message to an agent (used by ``io/watch-send``)."""
 
 
-@dataclass(eq=False)
 class EffectContext:
     """Everything effects need to know about the run they belong to.
 
@@ -73,25 +70,30 @@ class EffectContext:
     ``search_backends``: name → backend for ``web/search``. ``web_config``: map
     deep-merged over the default web configuration. ``send``: the run's agent
     message channel, needed only by ``io/watch-send``/``io/event-send``.
+
+    A plain class rather than a ``@dataclass``: ``dataclasses`` imports ``inspect``, start-up
+    that every ``spellc eval`` paid for this one class (issue 12.4).
     """
 
-    globals: GlobalsStore = field(default_factory=GlobalsStore)
-    workspace: Optional[str] = None
-    cwd: Optional[str] = None
-    sh_timeout: Optional[float] = None
-    temp_dir: Optional[str] = None
-    search_backends: dict[str, SearchBackend] = field(default_factory=dict)
-    web_config: Optional[SpellMap] = None
-    send: Optional[MessageSender] = None
-    stop_event: threading.Event = field(default_factory=threading.Event, repr=False)
-    _count: int = field(default=0, repr=False)
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    _namespaces: dict[str, SpellMap] = field(default_factory=dict, repr=False)
-    _members: list[Any] = field(default_factory=list, repr=False)
-    _threads: list[threading.Thread] = field(default_factory=list, repr=False)
-    _registered: list[tuple[int, str]] = field(default_factory=list, repr=False)
-
-    def __post_init__(self) -> None:
+    def __init__(self, globals: Optional[GlobalsStore] = None, workspace: Optional[str] = None,
+                 cwd: Optional[str] = None, sh_timeout: Optional[float] = None, temp_dir: Optional[str] = None,
+                 search_backends: Optional[dict[str, SearchBackend]] = None, web_config: Optional[SpellMap] = None,
+                 send: Optional[MessageSender] = None, stop_event: Optional[threading.Event] = None) -> None:
+        self.globals: GlobalsStore = globals if globals is not None else GlobalsStore()
+        self.workspace = workspace
+        self.cwd = cwd
+        self.sh_timeout = sh_timeout
+        self.temp_dir = temp_dir
+        self.search_backends: dict[str, SearchBackend] = search_backends if search_backends is not None else {}
+        self.web_config = web_config
+        self.send = send
+        self.stop_event = stop_event if stop_event is not None else threading.Event()
+        self._count = 0
+        self._lock = threading.Lock()
+        self._namespaces: dict[str, SpellMap] = {}
+        self._members: list[Any] = []
+        self._threads: list[threading.Thread] = []
+        self._registered: list[tuple[int, str]] = []
         weakref.finalize(self, _unregister, self._registered)
         if self.workspace is not None:
             root = os.path.realpath(self.workspace)
@@ -102,6 +104,11 @@ class EffectContext:
                 self.cwd = root
         if self.cwd is not None:
             self.cwd = os.path.abspath(self.cwd)
+
+    def __repr__(self) -> str:
+        return "EffectContext(globals=%r, workspace=%r, cwd=%r, sh_timeout=%r, temp_dir=%r, search_backends=%r, " \
+               "web_config=%r, send=%r)" % (self.globals, self.workspace, self.cwd, self.sh_timeout, self.temp_dir,
+                                            self.search_backends, self.web_config, self.send)
 
     # -- accounting -------------------------------------------------------------------
     def note_effect(self) -> None:
@@ -192,6 +199,8 @@ class EffectContext:
                 except PathRefused as e:
                     return fail(e.message)
             wrapper = call
+        import inspect  # here, not at the top: most runs bind no effect member (start-up, issue 12.4)
+
         params = list(inspect.signature(fn).parameters.values())[1:]
         wrapper.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
         wrapper.__name__ = wrapper.__qualname__ = spell_name.replace("/", "__")
