@@ -9,6 +9,9 @@ A limit the *program* wrote (``(serialize v 100)``, ``{:max-chars 10}``) is a
 mistake the model can correct, so here it is an argument error (a recoverable
 document fault, runtime.md §9.6-2) with the product text, not the typed
 ``ControlError`` that ``run`` raises for a bad ``:context-max-chars``.
+
+The clipping core (``display``, ``backend``) is imported when one of these builtins first runs:
+registering them is part of every start-up, using them is not (issue 12.4).
 """
 
 from __future__ import annotations
@@ -24,7 +27,6 @@ from ..data.plist import plist
 from ..data.vector import vec
 from ..errors import ControlError, HostError, SpellArgumentError
 from ..valueform import value_form
-from .display import snapshot, snapshot_text
 from .limits import DEFAULT_LIMIT, effective_limit
 
 RUN_OPTION: Final = "context_max_chars"
@@ -57,6 +59,8 @@ def program_limit(D: dict[Any, Any], limit: Any) -> int:
 
 def descriptor_form(descriptor: Any, limit: int) -> Any:
     """The form one output descriptor contributes: ``(def name form)``, ``form``, or its fixed ``:form``."""
+    from .display import snapshot
+
     if not isinstance(descriptor, SpellMap):
         raise HostError("context-forms expects descriptor maps")
     if descriptor.contains(K_FORM):
@@ -76,6 +80,8 @@ def descriptor_form(descriptor: Any, limit: int) -> Any:
 @builtin("serialize", env=True, host="serialize")
 def serialize(D: dict[Any, Any], value: Any, limit: Any = None) -> str:
     """``(serialize v)`` / ``(serialize v n)``: the rendered text of the bounded snapshot of ``v``."""
+    from .display import snapshot_text
+
     return snapshot_text(value, program_limit(D, limit))[0]
 
 
