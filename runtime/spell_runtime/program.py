@@ -20,7 +20,7 @@ from .core.evaluation import EVAL
 from .core.registry import BUILTINS
 from .data.atoms import Keyword, Symbol
 from .data.lookup import get
-from .effects import EffectContext, effect_namespaces
+from .effects import EffectContext, effect_hint, effect_namespaces
 from .library import load
 from .support import set_recursion_limit
 
@@ -51,7 +51,7 @@ def configure_effects(ctx: Context, effects: Optional[EffectContext] = None,
     """Give ``ctx`` its effect context, gate hints and the installer ``eval`` uses."""
     eff = effects if effects is not None else EffectContext()
     ctx.effects = eff
-    gated = {n: "%s/ is an effect namespace - use it in the trailing expression via eval" % n for n in namespaces}
+    gated = {n: effect_hint(n) for n in namespaces}
     gated["blocking"] = FUTURE_ONLY_HINT
     ctx.gated = gated
 
