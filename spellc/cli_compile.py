@@ -46,8 +46,14 @@ def _fail(message: str, code: int = 1) -> NoReturn:
 @click.argument("expr")
 @click.option("--eval-timeout", "eval_timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Fail with a Spell error when evaluating takes longer than this (default: no limit).")
-def eval_command(expr: str, eval_timeout: Optional[float]) -> None:
+@click.option("--no-opt", "no_opt", is_flag=True,
+              help="Turn every optimisation off (as SPELLC_NO_OPT=1 does): the plain dynamic code shape.")
+def eval_command(expr: str, eval_timeout: Optional[float], no_opt: bool = False) -> None:
     """Evaluate EXPR (one or more Spell forms) and print the value of the last one."""
+    if no_opt:
+        from spell_runtime.optimise import set_enabled
+
+        set_enabled(False)
     from .cli_plain import eval_expr
 
     eval_expr(expr, eval_timeout)  # the body ``spellc eval EXPR`` runs without click (launch.py)
@@ -60,12 +66,21 @@ def eval_command(expr: str, eval_timeout: Optional[float]) -> None:
 @click.option("--pretty", is_flag=True,
               help="Annotate the module: a FILE:LINE:COL comment per statement, temporaries named after "
                    "the Spell names they hold (needs the emit extra: libcst).")
-def build_command(file: str, output: Optional[str], emit: str = "py", pretty: bool = False) -> None:
+@click.option("--no-opt", "no_opt", is_flag=True,
+              help="Turn every optimisation off (as SPELLC_NO_OPT=1 does): the plain dynamic code shape.")
+def build_command(file: str, output: Optional[str], emit: str = "py", pretty: bool = False,
+                  no_opt: bool = False) -> None:
     """Compile FILE to a Python module that imports only the Spell runtime.
 
     Running the module prints the program's value; importing it computes ``value`` and exports each
     top-level def/defn under its Hy-mangled name for Python and Hy callers (``__spell_names__``).
+    ``--no-opt`` compiles the module without optimisations; the runtime's own fast paths follow
+    ``SPELLC_NO_OPT`` of the process that runs it.
     """
+    if no_opt:
+        from spell_runtime.optimise import set_enabled
+
+        set_enabled(False)
     import os
     import tempfile
 

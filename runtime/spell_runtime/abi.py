@@ -89,6 +89,12 @@ class H:
     MAP_PAIRS: Final = "_map_pairs"
     FOR_ITEMS: Final = "_for_items"
     REOPEN: Final = "_reopen"
+    # issue 13: published parameters (spell_runtime.published) and loop vectors kept as lists
+    APPLY_PUB: Final = "_apply_pub"
+    MACRO_CALL_PUB: Final = "_macro_call_pub"
+    TO_LIST: Final = "_to_list"
+    REDUCE_ITEMS: Final = "_reduce_items"
+    ASSOC_PAIRS: Final = "_assoc_pairs"
 
     @staticmethod
     def op(name: str) -> str:
@@ -124,6 +130,7 @@ def compiled_namespace() -> dict[str, Any]:
     global _NAMESPACE
     if _NAMESPACE is not None:
         return dict(_NAMESPACE)
+    from . import inline, published
     from . import support as s
     from .core import colls, seqs
     from .core import numbers as num
@@ -152,6 +159,8 @@ def compiled_namespace() -> dict[str, Any]:
         H.FN_FAIL: s.fn_fail, H.PRIV_FAIL: s.priv_fail, H.CAUGHT: s.caught_value, H.REENTER: s.reenter_failure_env,
         H.DROP: s.drop_binding,
         H.VEC: vec, H.MAP_PAIRS: SpellMap.from_pairs, H.FOR_ITEMS: s.for_items, H.REOPEN: s.reopen,
+        H.APPLY_PUB: published.apply_published, H.MACRO_CALL_PUB: published.macro_call_published,
+        H.TO_LIST: published.to_list, H.REDUCE_ITEMS: inline.reduce_items, H.ASSOC_PAIRS: inline.assoc_pairs,
         "_op_add": num.add, "_op_sub": num.sub, "_op_mul": num.mul, "_op_lt": num.lt, "_op_gt": num.gt,
         "_op_le": num.le, "_op_ge": num.ge, "_op_inc": num.inc, "_op_dec": num.dec, "_op_neg": num.neg,
         "_op_zero": num.is_zero, "_op_pos": num.is_pos, "_op_negp": num.is_neg,

@@ -22,6 +22,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Optional
 
+from spell_runtime import optimise
 from spell_runtime.core.registry import BUILTINS, EnvFn, info_of
 from spell_runtime.data import (
     BigInt,
@@ -81,7 +82,7 @@ from .ir import (
     Try,
     VectorLit,
 )
-from .privacy import SummaryCache, clashes, merge, observable, plain_symbols, scope_summary
+from .privacy import SummaryCache, clashes, merge, observable, plain_symbols, publishable, scope_summary
 
 S_CATCH = Symbol("catch")
 S_REOPEN_EVAL = Symbol("reopen-eval")
@@ -141,10 +142,13 @@ class Analyzer:
         self.depth = 0  # forms being analyzed, outermost to innermost (see MAX_NESTING)
         self.privacy: SummaryCache = {}  # summaries of the private scopes built so far
         self.in_fn = False  # analyzing a ``fn`` body (RETURN ctx there is the fn's tail), not the unit
+        # Off (``spell_runtime.optimise``): no static builtin reference and no private scope, so
+        # the emitter writes the plain dynamic shape for everything.
+        self.optimise = optimise.ENABLED[0]
 
     # ------------------------------------------------------------------ helpers
     def _static(self, sym: Symbol) -> bool:
-        if sym in self.extra_bound:
+        if sym in self.extra_bound or not self.optimise:
             return False
         if bound.is_static_builtin(sym):
             self.static_used.add(sym)
@@ -385,7 +389,7 @@ class Analyzer:
                     all_syms.append(s)
         body = self._seq(args[1:], ctx, Frame(frozenset(locals_)), pos, form, spans, 2)
         summary = scope_summary([body, *(b.value for b in bindings)], self.privacy)
-        private = (bool(all_syms) and plain_symbols(b.pattern for b in bindings)
+        private = (self.optimise and bool(all_syms) and plain_symbols(b.pattern for b in bindings)
                    and not clashes(summary, frozenset(all_syms)))
         node = Let(form, pos, ctx, tuple(bindings), body, tuple(all_syms), private)
         if private:
@@ -413,9 +417,11 @@ class Analyzer:
             self._bind_names(syms)
             seq = self._seq(body_forms, Ctx.RETURN, Frame(frozenset(syms)), pos, form,
                             child_spans_of(form), 2)
-            private = (bool(syms) and plain_symbols(plist_params) and len(set(plist_params)) == len(plist_params)
+            private = (self.optimise and bool(syms) and plain_symbols(plist_params) and len(set(plist_params)) == len(plist_params)
                        and not observable([seq], frozenset(syms), self.privacy))
-            fn_body = FnBody(plist_params, tuple(syms), seq, form, private)
+            published = (self.optimise and not private and bool(syms) and plain_symbols(plist_params)
+                         and len(set(plist_params)) == len(plist_params) and publishable([seq], frozenset(syms)))
+            fn_body = FnBody(plist_params, tuple(syms), seq, form, private, published)
         elif params is None:
             seq = self._seq(body_forms, Ctx.RETURN, Frame(), pos, form, child_spans_of(form), 2)
             fn_body = FnBody((), (), seq, form)
@@ -442,7 +448,7 @@ class Analyzer:
         self._bind_names(syms)
         body = self._seq(args[1:], Ctx.LOOP, Frame(frame.locals | frozenset(syms)), pos, form, spans, 2)
         summary = scope_summary([body], self.privacy)
-        private = (bool(syms) and plain_symbols(patterns) and len(set(patterns)) == len(patterns)
+        private = (self.optimise and bool(syms) and plain_symbols(patterns) and len(set(patterns)) == len(patterns)
                    and not clashes(summary, frozenset(syms)))
         node = Loop(form, pos, ctx, tuple(inits), tuple(patterns), tuple(syms), body, private)
         if private:  # what an enclosing scope sees: the body and the initial values

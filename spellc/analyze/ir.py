@@ -201,6 +201,9 @@ class FnBody(Record):
     body: Seq
     form: Any
     private: bool = False
+    published: bool = False
+    """Parameters in Python locals, published to ``D`` only around call sites (``privacy.publishable``,
+    ``spell_runtime.published``); never together with ``private``."""
 
 
 class Fn(Node):

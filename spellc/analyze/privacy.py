@@ -74,6 +74,47 @@ def scope_summary(nodes: Any, cache: Optional[SummaryCache] = None) -> Summary:
     return frozenset(defs), frozenset(roots)
 
 
+def publishable(nodes: Any, names: frozenset[Symbol]) -> bool:
+    """Can a function body whose code observes the env (so not private) keep its parameters
+    ``names`` in Python locals, publishing them to ``D`` only around its call sites?
+
+    Legality (``spell_runtime.published`` has the run-time half): the only code that can read a
+    binding by name is code that runs while it is live: a called Spell function, a user macro's
+    expander and expansion, ``eval``, a builtin given the env. A ``Call`` node is all of those
+    (its head is unknown until run time), and each call site publishes the parameters first, so
+    what they see is what the all-in-``D`` shape shows. Everything else that could observe or
+    change a parameter's binding is refused here, and the body keeps the plain shape:
+
+    * env-taking builtins (``map``, ``reduce``...: they call Spell functions without a call site
+      of their own), ``try`` (its handler re-enters the failure env), ``for``, ``reopen``,
+      sub-units;
+    * a ``def``/``quine`` of a parameter's name, a namespace path rooted in one;
+    * a ``let``/``loop`` that binds a parameter's name (its uses would read the local).
+
+    ``let``/``loop`` scopes that bind other names keep their own shape (their calls publish the
+    parameters too). A user macro's expansion may ``def`` a parameter's name: the call site
+    reloads the parameter locals after it (``macro_call_published``).
+    """
+    stack = list(nodes)
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t is ir.Try or t is ir.For or t is ir.Reopen or t is ir.SubUnits:
+            return False
+        if t is ir.BuiltinCall and n.env:
+            return False
+        if (t is ir.Def or t is ir.Quine) and n.sym in names:
+            return False
+        if t is ir.NsRef and not n.has_static_root and n.root in names:
+            return False
+        if (t is ir.Let or t is ir.Loop) and not names.isdisjoint(n.syms):
+            return False
+        if t is ir.Fn:
+            continue  # a separate compiled function
+        stack.extend(_children(n))
+    return True
+
+
 def merge(a: Summary, b: Summary) -> Summary:
     if a is None or b is None:
         return None
@@ -110,79 +151,10 @@ def _loop_recurs(node: Any, out: list[Any]) -> None:
         stack.extend(_children(n))
 
 
-def _rebinds(node: Any, names: set[Symbol], cache: Optional[dict[int, tuple[Any, frozenset[Symbol]]]]) -> bool:
-    return not names.isdisjoint(bound_inside(node, cache if cache is not None else {}))
-
-
-def bound_inside(root: Any, cache: dict[int, tuple[Any, frozenset[Symbol]]]) -> frozenset[Symbol]:
-    """Symbols some ``let``/``loop`` in ``root``'s code binds (``fn`` literals excluded), memoized in
-    ``cache`` per node so that nested loops cost linear time; iterative, for deep nesting."""
-    stack: list[tuple[Any, bool]] = [(root, False)]
-    while stack:
-        n, children_done = stack.pop()
-        known = cache.get(id(n))
-        if known is not None and known[0] is n:
-            continue
-        kids = [] if type(n) is ir.Fn else list(_children(n))
-        if not children_done:
-            stack.append((n, True))
-            stack.extend((k, False) for k in kids)
-            continue
-        out: set[Symbol] = set(n.syms) if type(n) is ir.Let or type(n) is ir.Loop else set()
-        for k in kids:
-            out |= cache[id(k)][1]
-        cache[id(n)] = (n, frozenset(out))
-    return cache[id(root)][1]
-
-
-def _int_expr(n: Any, ints: set[Symbol]) -> bool:
-    t = type(n)
-    if t is ir.Const:
-        return type(n.value) is int
-    if t is ir.Local:
-        return n.sym in ints
-    if t is ir.NativeOp and n.op in ("add", "sub", "mul", "inc", "dec", "neg"):
-        return all(_int_expr(a, ints) for a in n.args)
-    return False
-
-
-def _tail_requests(n: Any, ints: set[Symbol]) -> bool:
-    """Could the loop body's value be a recur *request* map (which may re-bind to anything)?"""
-    t = type(n)
-    if t is ir.Seq:
-        return _tail_requests(n.body[-1], ints) if n.body else False
-    if t is ir.If:
-        return _tail_requests(n.then, ints) or _tail_requests(n.else_, ints)
-    if t is ir.Let:
-        return _tail_requests(n.body, ints)
-    if t is ir.Quine:
-        return _tail_requests(n.last, ints)
-    if t is ir.Recur or t is ir.Fail or t is ir.Throw:
-        return False
-    if t is ir.Local and n.sym in ints:
-        return False
-    return ir.may_be_map(n)
-
-
 def int_loop_vars(loop: ir.Loop, cache: Optional[dict[int, tuple[Any, frozenset[Symbol]]]] = None) -> set[Symbol]:
-    """Private loop variables that provably always hold longs: an int literal initial value and
-    every ``recur`` value built from such variables and int literals with ``+ - * inc dec``
-    (whose results are longs or an overflow error). Their type tests can be left out."""
-    ints = {p for p, init in zip(loop.patterns, loop.inits) if type(init) is ir.Const and type(init.value) is int}
-    if not ints:
-        return ints
-    recurs: list[Any] = []
-    _loop_recurs(loop.body, recurs)
-    if any(len(r.args) != len(loop.patterns) for r in recurs) or (recurs and _rebinds(loop.body, ints, cache)):
-        return set()
-    changed = True
-    while changed and ints:
-        changed = False
-        for r in recurs:
-            for p, arg in zip(loop.patterns, r.args):
-                if p in ints and not _int_expr(arg, ints):
-                    ints.discard(p)
-                    changed = True
-    if ints and _tail_requests(loop.body, ints):
-        return set()
-    return ints
+    """Private loop variables that provably always hold longs (``analyze.types``, which also types
+    doubles, vectors, maps and strings); their type tests can be left out. (``cache`` is unused:
+    kept for the emitter's call.)"""
+    from .types import LONG, loop_types
+
+    return {p for p, t in loop_types(loop).items() if t == LONG}

@@ -21,7 +21,7 @@ import linecache
 from collections.abc import Callable
 from typing import Any, Optional
 
-from spell_runtime import support
+from spell_runtime import optimise, support
 from spell_runtime.context import CTX_KEY
 from spell_runtime.data import (
     SpellFn,
@@ -34,7 +34,9 @@ from spell_runtime.data.fn import as_spell_fn, is_spell_fn
 from spell_runtime.data.positions import span_of
 from spell_runtime.destructure import destructure
 from spell_runtime.errors import HostError, SpellError
+from spell_runtime.gcpolicy import evaluation_gc
 from spell_runtime.limits import is_limit_error, macro_level
+from spell_runtime.optimise import set_enabled, variant
 
 from .. import state
 from ..analyze.analyzer import SourceIndex, analyze_form
@@ -44,6 +46,22 @@ from ..emit.source import python_text
 from ..state import EPOCH, SUB_BY_FORM_LIMIT, Unit, UnitKey, base_namespace
 
 COMPILER_VERSION = "0.1.0"
+
+class optimisations:
+    """``with optimisations(False): ...`` compiles (and runs) with every optimisation off
+    (``spell_runtime.optimise``); the previous setting comes back on exit. Process-wide, like
+    ``SPELLC_NO_OPT``: meant for tests and tools, not for concurrent evaluations."""
+
+    def __init__(self, on: bool) -> None:
+        self.on = on
+        self.previous = True
+
+    def __enter__(self) -> None:
+        self.previous = set_enabled(self.on)
+
+    def __exit__(self, *exc: object) -> None:
+        set_enabled(self.previous)
+
 
 def _register_source(filename: str, text: Optional[str]) -> None:
     if text is not None:
@@ -121,7 +139,7 @@ def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[
     # The form's span is part of the key: positions are compiled into the unit (co_positions, the
     # call-form table), so the same text standing at another place must not reuse a unit whose
     # errors would name the first place's line and column.
-    key = UnitKey(key_text, source_name, span_of(form), incremental, via_source, EPOCH[0])
+    key = UnitKey(key_text, source_name + variant(), span_of(form), incremental, via_source, EPOCH[0])
     unit = state.unit_cache.get(key)
     if unit is not None and (not incremental or state.unit_forms.get(key) is form):
         return unit
@@ -145,19 +163,20 @@ def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[
 def compile_subunit(form: Any, key: Optional[str]) -> Unit:
     """The cached unit of one leading element of a long body sequence (see ``ir.SubUnits``)."""
     hit = state.sub_by_form.get(id(form))
-    if hit is not None and hit[0] is form and hit[1] == EPOCH[0]:
+    stamp = EPOCH[0] if optimise.ENABLED[0] else -1 - EPOCH[0]  # the optimisation setting is part of it
+    if hit is not None and hit[0] is form and hit[1] == stamp:
         return hit[2]
     unit = _compile_subunit_by_text(form, key)
     if len(state.sub_by_form) >= SUB_BY_FORM_LIMIT:
         state.sub_by_form.clear()
-    state.sub_by_form[id(form)] = (form, EPOCH[0], unit)
+    state.sub_by_form[id(form)] = (form, stamp, unit)
     return unit
 
 
 def _compile_subunit_by_text(form: Any, key: Optional[str]) -> Unit:
     from spell_runtime.printer import pr_str
 
-    text = key if key is not None else pr_str(form)
+    text = (key if key is not None else pr_str(form)) + variant()
     unit = state.sub_cache.get((text, EPOCH[0]))
     if unit is None:
         base_namespace()
@@ -253,7 +272,13 @@ def run_form(D: dict[Any, Any], form: Any, source_name: str = "<spell>",
     """Evaluate ``form`` in ``D``: (value, undo entries of the defs that escaped)."""
     unit = compile_unit(form, source_name, source_text, via_source, incremental)
     undo: list[Any] = []
-    return unit(D, undo), undo
+    if not optimise.ENABLED[0]:
+        return unit(D, undo), undo
+    # The young-generation threshold is raised while the form runs (spell_runtime.gcpolicy, which
+    # says how that behaves in long sessions): Spell values are acyclic, so the default threshold
+    # only buys collections that find nothing (the assoc kernel ran 19 of them; −14% CPU).
+    with evaluation_gc():
+        return unit(D, undo), undo
 
 
 def eval_in(D: dict[Any, Any], form: Any) -> Any:
@@ -280,7 +305,7 @@ def compile_fn_form(form: Any) -> Callable[..., Any]:
     from spell_runtime.printer import pr_str
 
     base_namespace()
-    text = pr_str(form)
+    text = pr_str(form) + variant()
     code = state.fn_cache.get((text, EPOCH[0]))
     if code is None:
         node, _ = analyze_form(form)
@@ -338,5 +363,6 @@ def apply_macro(D: dict[Any, Any], macro: Any, forms: tuple[Any, ...]) -> Any:
         raise HostError(e.message) from None
 
 
-__all__ = ["base_namespace", "compile_unit", "run_form", "eval_in", "compile_spell_fn", "expand_user_macro", "apply_macro",
+__all__ = ["optimisations", "set_enabled", "base_namespace", "compile_unit", "run_form", "eval_in", "compile_spell_fn",
+           "expand_user_macro", "apply_macro",
            "python_source", "CTX_KEY", "destructure"]

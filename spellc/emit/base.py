@@ -25,11 +25,12 @@ import builtins
 from collections.abc import Callable
 from typing import Any, Optional, Union
 
-from spell_runtime.abi import L, helper_names
+from spell_runtime.abi import H, L, helper_names
 from spell_runtime.data import Symbol
 
 from ..analyze import ir
 from . import pyast as P
+from .published_calls import Published
 
 Pos = tuple[int, int, int, int]
 
@@ -149,8 +150,17 @@ class EmitterBase:
         # Where values in tail context leave (the innermost fn body, loop or unit being emitted);
         # None where they are wanted as values instead: in an outlined body and a catch handler.
         self.exit: Optional[Exit] = None
+        # Issue 13: the function body being emitted publishes its parameters only around calls
+        # (``published_calls``); private locals of a proven type and loop vectors kept as lists (``typed``).
+        self.published: Optional[Published] = None
+        self.var_types: dict[str, str] = {}
+        self.transients: frozenset[str] = frozenset()
 
     # ------------------------------------------------------------------ names and constants
+    def private_value(self, var: str) -> ast.expr:
+        """The Spell value a private local holds (a loop vector kept as a list is frozen: ``typed``)."""
+        return P.callname(H.VEC, P.name(var)) if var in self.transients else P.name(var)
+
     def tmp(self, prefix: str = "_t") -> str:
         """A fresh local name; numbered per Python function (``_fn`` names are module-wide)."""
         if prefix == "_fn":
@@ -249,17 +259,21 @@ class EmitterBase:
                 elif isinstance(n, ast.ExceptHandler) and n.name:
                     stored.add(n.name)
         undo = [scope.undo] if scope.used else []
-        read = sorted(v for v in loaded - stored - {"D", *undo} if self._is_enclosing_local(v))
-        if undo:
+        # Published parameters a macro call inside reloads (issue 13.1, ``published_calls``) come in
+        # and go back out like the undo list.
+        reloaded = [v for v in self.published.locals_ if v in stored] if self.published is not None else []
+        back = undo + reloaded
+        read = sorted(v for v in ((loaded - stored) | set(reloaded)) - {"D", *undo} if self._is_enclosing_local(v))
+        if back:
             last = body[-1]
             assert isinstance(last, ast.Return) and last.value is not None
-            body[-1] = P.ret(P.tuple_([last.value, P.name(scope.undo)]))
+            body[-1] = P.ret(P.tuple_([last.value, *[P.name(v) for v in back]]))
         self.functions.append(P.fndef(name, ["D", *undo, *read], body))
         call = P.callname(name, P.name("D"), *[P.name(v) for v in undo + read])
-        if not undo:
+        if not back:
             return Result([], call)
         r = self.tmp("_r")
-        target = P.node(ast.Tuple(elts=[P.store(r), P.store(scope.undo)], ctx=P.STORE))
+        target = P.node(ast.Tuple(elts=[P.store(r), *[P.store(v) for v in back]], ctx=P.STORE))
         return Result([P.node(ast.Assign(targets=[target], value=call))], P.name(r))
 
     def _is_enclosing_local(self, name: str) -> bool:

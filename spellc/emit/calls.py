@@ -7,6 +7,11 @@ straight through its compiled ``code`` and anything else goes through
 §2.5). Every call form gets a unique source position recorded in the module's
 position table, which is how a host failure is attributed to its call form (see
 ``spell_runtime.support``).
+
+In a function body whose parameters are published only around calls (``FnBody.published``,
+issue 13.1) the application and the macro branch come from ``published_calls`` instead: a
+direct call of the body's own compiled function when the head is that function, otherwise a
+helper that publishes the parameters around the generic path.
 """
 
 from __future__ import annotations
@@ -17,11 +22,13 @@ from spell_runtime.abi import H
 from spell_runtime.core.registry import info_of
 
 from ..analyze import ir
+from . import published_calls
 from . import pyast as P
-from .base import EmitterBase, FnInfo, Pos, Result, Scope
+from .base import FnInfo, Pos, Result, Scope
+from .fastpaths import FastPathEmitter
 
 
-class CallEmitter(EmitterBase):
+class CallEmitter(FastPathEmitter):
     """Emits ``Call``, ``BuiltinCall`` and ``KeywordCall`` nodes."""
 
     # ------------------------------------------------------------------ calls
@@ -33,6 +40,9 @@ class CallEmitter(EmitterBase):
 
     def e_BuiltinCall(self, node: ir.BuiltinCall, scope: Scope, info: FnInfo) -> Result:
         info.static_refs = True
+        inline = self.inline_reduce(node, scope, info)  # issue 13: fastpaths.py
+        if inline is not None:
+            return inline
         stmts, exprs = self.exprs_in_order(node.args, scope, info)
         with P.at(self.call_pos(node.form, node.pos)):
             return Result(stmts, self._builtin_call(node, exprs))
@@ -86,7 +96,9 @@ class CallEmitter(EmitterBase):
                 arg_exprs.append(P.name(an))
         ty = self.tmp("_ty")
         head_type = P.name(ty) if node.maybe_macro else P.callname("type", P.name(f))
-        dispatch = P.ifexp(
+        pub = self.published
+        dispatch = published_calls.dispatch_expr(self, pub, f, head_type, self.const(node.form.first), form_c,
+                                                 arg_exprs) if pub is not None else P.ifexp(
             P.and_(P.is_(head_type, P.name(H.SPELL_FN)),
                    P.compare(P.attr(P.name(f), "arity"), ast.Eq(), P.const(n))),
             P.call(P.attr(P.name(f), "code"), P.name("D"), self.const(node.form.first), *arg_exprs),
@@ -99,7 +111,8 @@ class CallEmitter(EmitterBase):
             scope.used = True
             macro = P.or_(P.is_(P.walrus(scope.undo, P.subscript(P.walrus(mv, P.callname(
                 H.MACRO_CALL, P.name("D"), P.name(f), form_c, P.name(scope.undo))), P.const(1))), P.name(H.NOTHING)),
-                P.subscript(P.name(mv), P.const(0)))
+                P.subscript(P.name(mv), P.const(0))) if pub is None else published_calls.macro_expr(
+                    self, pub, f, form_c, scope)
             return Result([], P.ifexp(cond, dispatch, macro))
         if not evals:
             return Result([], P.ifexp(P.is_not(P.walrus(f, head.expr), P.name(H.NOTHING)), dispatch,
@@ -124,15 +137,18 @@ class CallEmitter(EmitterBase):
                                        *[P.name(a) for a in arg_names]))
         call_slow = P.assign(r, P.callname(H.APPLY, P.name("D"), P.name(f), form_c,
                                            P.tuple_([P.name(a) for a in arg_names])))
-        dispatch = arg_stmts + [P.if_(P.and_(P.is_(P.callname("type", P.name(f)), P.name(H.SPELL_FN)),
-                                             P.compare(P.attr(P.name(f), "arity"), ast.Eq(), P.const(n))),
-                                      [call_fast], [call_slow])]
+        pub = self.published
+        dispatch = arg_stmts + ([P.if_(P.and_(P.is_(P.callname("type", P.name(f)), P.name(H.SPELL_FN)),
+                                              P.compare(P.attr(P.name(f), "arity"), ast.Eq(), P.const(n))),
+                                       [call_fast], [call_slow])] if pub is None else published_calls.dispatch_stmts(
+            self, pub, f, r, self.const(node.form.first), form_c, arg_names))
         if node.maybe_macro:
             scope.used = True
             mv = self.tmp("_mr")
             macro = [P.assign(mv, P.callname(H.MACRO_CALL, P.name("D"), P.name(f), form_c, P.name(scope.undo))),
                      P.assign(scope.undo, P.subscript(P.name(mv), P.const(1))),
-                     P.assign(r, P.subscript(P.name(mv), P.const(0)))]
+                     P.assign(r, P.subscript(P.name(mv), P.const(0)))] if pub is None else published_calls.macro_stmts(
+                self, pub, f, r, form_c, scope)
             out.append(P.if_(P.callname(H.IS_MACRO, P.name(f)), macro, dispatch))
         else:
             out.extend(dispatch)

@@ -87,8 +87,8 @@ class NativeEmitter(EmitterBase):
             return P.callname(H.op(op), args[0], args[1])
         evaluated, _, a, b = tested
         r = self.tmp("_r")
-        rng = P.chain(_long_min(), [ast.LtE(), ast.LtE()], [P.walrus(r, P.binop(a, _PYOP[op](), b)),
-                                                            P.const(LONG_MAX)])
+        ac, bc = (x.value if isinstance(x, ast.Constant) else None for x in args)
+        rng = self._range_test(op, ac, bc, P.walrus(r, P.binop(a, _PYOP[op](), b)))
         cond = P.and_(evaluated, rng) if evaluated is not None else rng
         return P.ifexp(cond, P.name(r), P.callname(H.op(op), a, b))
 
@@ -143,6 +143,23 @@ class NativeEmitter(EmitterBase):
     def _eq_op(self, op: str, args: list[ast.expr]) -> ast.expr:
         e = self._eq(args[0], args[1])
         return P.not_(e) if op == "ne" else e
+
+    @staticmethod
+    def _range_test(op: str, ac: Any, bc: Any, result: ast.expr) -> ast.expr:
+        """The long-range test of ``result`` (a walrus computing ``a op b``).
+
+        With a literal long operand one side of the test is dead (issue 13.1): both operands are
+        longs when the test runs (``type(x) is int`` holds only for values in the long range;
+        bigger integers are ``BigInt``s), so ``x + c`` with ``c >= 0`` cannot fall below
+        ``LONG_MIN`` and ``x - c`` cannot pass ``LONG_MAX``; a test that cannot fail changes nothing.
+        """
+        lit = bc if type(bc) is int else (ac if type(ac) is int and op == "add" else None)
+        if lit is not None and op in ("add", "sub"):
+            upward = (lit >= 0) == (op == "add")  # the result can only grow past the top
+            if upward:
+                return P.compare(result, ast.LtE(), P.const(LONG_MAX))
+            return P.compare(result, ast.GtE(), _long_min())
+        return P.chain(_long_min(), [ast.LtE(), ast.LtE()], [result, P.const(LONG_MAX)])
 
     def _coll_op(self, op: str, args: list[ast.expr]) -> ast.expr:
         """A collection builtin with its most common case inline and the library function otherwise."""

@@ -12,19 +12,20 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from typing import Any, Optional
+from typing import Any, Optional, cast
 
 from spell_runtime.abi import H, L
 from spell_runtime.data import Symbol
 from spell_runtime.epoch import EPOCH
 
 from ..analyze import ir
-from ..analyze.privacy import int_loop_vars
 from . import pyast as P
-from .base import BLOCK_BUDGET, EmitterBase, Exit, FnExit, FnInfo, LoopExit, Pos, Result, ReturnExit, Scope
+from .base import BLOCK_BUDGET, Exit, FnExit, FnInfo, LoopExit, Pos, Result, ReturnExit, Scope
+from .published_calls import Published
+from .typed import TypedEmitter
 
 
-class ScopeEmitter(EmitterBase):
+class ScopeEmitter(TypedEmitter):
     """Emits statements, tail exits and the constructs that open a binding scope."""
 
     _STATEMENTS: dict[type, _Statements]
@@ -86,7 +87,7 @@ class ScopeEmitter(EmitterBase):
         if isinstance(node, ir.Recur) and self._recur_jumps(node, tail):
             return self.recur_jump(node, scope, info, tail)
         res = self.expr(node, scope, info)
-        return res.stmts + self.deliver(res.expr, _may_be_map(node))
+        return res.stmts + self.deliver(res.expr, self.may_be_map_typed(node))
 
     @staticmethod
     def _recur_jumps(node: ir.Recur, tail: Exit) -> bool:
@@ -305,7 +306,7 @@ class ScopeEmitter(EmitterBase):
         return [loop]
 
     def _private_args(self, syms: Any) -> list[ast.expr]:
-        return [self.const(tuple(syms)), P.tuple_([P.name(self.private[s]) for s in syms])]
+        return [self.const(tuple(syms)), P.tuple_([self.private_value(self.private[s]) for s in syms])]
 
     def _scope_frame(self, scope: Scope, saves: list[ast.stmt], restores: list[ast.stmt], body: list[ast.stmt],
                      pos: Optional[Pos], handler_fn: str = H.CONV,
@@ -388,18 +389,20 @@ class ScopeEmitter(EmitterBase):
         in LOOP context)."""
         if node.private:
             saved_private = self.private
-            saved_ints = self.int_vars
             self.private = dict(saved_private)
             self.private.update(zip(node.patterns, vars_))
-            ints = int_loop_vars(node, self.bound_cache)
-            self.int_vars = saved_ints | {v for p, v in zip(node.patterns, vars_) if p in ints}
+            saved_typed = self.enter_typed_loop(node, vars_)  # types, lists (emit/typed.py)
+            if self.transients:  # a loop vector starts as a list copy of its initial value
+                n = len(pre) - len(vars_)
+                pre = pre[:n] + [P.assign(vn, self.loop_init(vn, cast(ast.Assign, a).value))
+                                 for vn, a in zip(vars_, pre[n:])]
             try:
                 with self.nested(3):  # the scope's try/except/finally and the while
                     body_stmts = self.seq_stmts(node.body, scope, info)
                 privates = self._private_args(node.patterns)
             finally:
                 self.private = saved_private
-                self.int_vars = saved_ints
+                self.leave_typed_loop(saved_typed)
             top: list[ast.stmt] = []
             if scope.used:
                 top.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
@@ -435,12 +438,14 @@ class ScopeEmitter(EmitterBase):
         if tail.private_patterns is not None:
             tgt = P.node(ast.Tuple(elts=[P.store(v) for v in tail.recur_vars], ctx=P.STORE))
             rebind = P.callname(H.PRIVATE_REBIND, P.name("D"), vals, self.const(tail.private_patterns))
-            return [P.node(ast.Assign(targets=[tgt], value=rebind))]
+            return [P.node(ast.Assign(targets=[tgt], value=rebind)), *self.relist(tail)]
         tail.uses_tuple_path = True
         return [P.assign(tail.recur_tuple_var, vals)]
 
     def recur_jump(self, node: ir.Recur, scope: Scope, info: FnInfo, tail: Exit) -> list[ast.stmt]:
         """A tail ``recur``: re-bind the loop variables (fn parameters) and ``continue``."""
+        if isinstance(tail, LoopExit) and len(node.args) == len(tail.recur_vars) and self.has_lists(tail):
+            return self.recur_jump_lists(node, scope, info, tail)
         stmts, exprs = self.exprs_in_order(node.args, scope, info)
         out = list(stmts)
         if isinstance(tail, LoopExit):
@@ -454,7 +459,11 @@ class ScopeEmitter(EmitterBase):
         else:
             assert isinstance(tail, FnExit)
             if len(exprs) != tail.arity:
-                marker = P.callname(H.MAKE_RECUR, P.tuple_(exprs))
+                # The arguments are evaluated before the count is checked (§8.1 step 5: the marker
+                # exists first), so ``(recur (throw x) 1)`` fails with the throw (switch-off tests).
+                temps = [self.tmp() for _ in exprs]
+                out += [P.assign(t, e) for t, e in zip(temps, exprs)]
+                marker = P.callname(H.MAKE_RECUR, P.tuple_([P.name(t) for t in temps]))
                 fail = P.raise_(P.callname(H.FAIL, P.const("Wrong number of args: expected %d, got %d"
                                                             % (tail.arity, len(exprs))), self.const(node.form)))
                 out.append(P.if_(P.is_(P.name(L.HEAD), P.const(None)), [P.ret(marker)], [fail]))
@@ -488,22 +497,27 @@ class ScopeEmitter(EmitterBase):
         info = FnInfo(is_fn=True)
         tail = FnExit(fname, body.form, params, self.tmp("_rt"))
         ci = self.tmp("_ci")
-        saved_private = self.private
-        self.private = dict(zip(body.params, params)) if body.private else {}
+        saved_private, saved_published = self.private, self.published
+        saved_typed = self.int_vars, self.var_types, self.transients
+        private = body.private or body.published  # published: locals too, shown around calls only
+        self.private = dict(zip(body.params, params)) if private else {}
+        self.published = Published(tuple(body.params), params, fname) if body.published else None
+        self.int_vars, self.var_types, self.transients = set(), {}, frozenset()
         saved_exit, self.exit = self.exit, tail
         try:
             body_stmts = self.seq_stmts(body.body, scope, info, bare_ci=ci)
-            privates = self._private_args(body.params) if body.private else None
+            privates = self._private_args(body.params) if private else None
         finally:
-            self.private = saved_private
+            self.private, self.published = saved_private, saved_published
+            self.leave_typed_loop(saved_typed)
             self.exit = saved_exit
-        saves, restores = self._saves(body.syms, pos) if not body.private else ([], [])
+        saves, restores = self._saves(body.syms, pos) if not private else ([], [])
         top: list[ast.stmt] = []
         if scope.used and tail.jumps:  # forget the previous iteration's defs (only a recur loop has one)
             top.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
                              [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(scope.undo)))]))
         bind: list[ast.stmt] = []
-        if not body.private:
+        if not private:
             for pat, pn in zip(body.params, params):
                 bind.extend(self.bind_pattern(pat, P.name(pn), pos))
         has_jump = tail.jumps

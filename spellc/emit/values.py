@@ -21,7 +21,7 @@ class ValueEmitter(EmitterBase):
     def e_Local(self, node: ir.Local, scope: Scope, info: FnInfo) -> Result:
         var = self.private.get(node.sym)
         if var is not None:
-            return Result([], P.name(var))
+            return Result([], self.private_value(var))
         return Result([], P.subscript(P.name("D"), self.const(node.sym)))
 
     def e_Global(self, node: ir.Global, scope: Scope, info: FnInfo) -> Result:

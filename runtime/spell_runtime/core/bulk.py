@@ -40,6 +40,7 @@ from typing import Any, Final
 
 from ..data.atoms import LONG_MAX, LONG_MIN, Symbol
 from ..data.vector import PVector
+from ..optimise import ENABLED
 from .registry import BUILTINS
 
 
@@ -176,6 +177,9 @@ def _tables() -> None:
 
 
 def _ready() -> bool:
+    """Tables filled; False when optimisations are switched off (``spell_runtime.optimise``)."""
+    if not ENABLED[0]:
+        return False
     if not _REDUCERS:
         _tables()
     return True
