@@ -106,6 +106,8 @@ class Agent:
     extra_builtins: dict[Symbol, Any] = field(default_factory=dict)
     library_builtins: dict[Symbol, Any] = field(default_factory=dict)
     """Library namespaces (packages.md §2): visible in the body and the trailing expression alike."""
+    opening: Any = None
+    """A package's precompiled root program (``spellc.package.opening.Opening``), or None: compile it."""
 
     @property
     def recovery_enabled(self) -> bool:

@@ -113,11 +113,14 @@ def evaluate_completion(agent: Agent, raw_text: str, depth: int, receive: bool, 
         if received is not program:
             program, source_text = received, None  # the text no longer spells the program: compile from forms
     # -- end of the receipt hook
-    return evaluate_form(agent, program, source_text, depth, receive, node, frame)
+    unit = None
+    if root and agent.opening is not None and source_text is not None:
+        unit = agent.opening.instantiate(program, source_text)  # a package's precompiled root program
+    return evaluate_form(agent, program, source_text, depth, receive, node, frame, unit)
 
 
 def evaluate_form(agent: Agent, program: Any, text: Optional[str], depth: int, receive: bool, node: Optional[int],
-                  frame: Any = None) -> Any:
+                  frame: Any = None, unit: Any = None) -> Any:
     """Evaluate an already read program with recovery (§6.2); a wait's resumed checkpoint enters here too."""
     counter = agent.counter
     if frame is None:
@@ -128,7 +131,7 @@ def evaluate_form(agent: Agent, program: Any, text: Optional[str], depth: int, r
     calls_before = agent.model_calls
     D = completion_env(agent, depth, frame, node, receive)
     try:
-        value = _run(agent, D, program, text)
+        value = _run(agent, D, program, text, unit)
     except SpellError as e:
         effects_ran = _effect_count(agent) != effects_before or agent.model_calls != calls_before
         return _eval_failure(agent, e, program, depth, receive, node, frame, effects_ran)
@@ -148,16 +151,20 @@ def _read_program(raw_text: str, root: bool, prefix: Optional[str]) -> tuple[str
     return text, (plist([S_DO, *forms]) if forms else None)
 
 
-def _run(agent: Agent, D: dict[Any, Any], program: Any, text: Optional[str] = None) -> Any:
+def _run(agent: Agent, D: dict[Any, Any], program: Any, text: Optional[str] = None, unit: Any = None) -> Any:
     """Evaluate a completion; its long body compiles form by form, cached by each form's text,
     so a turn compiles only the forms that are new (see spellc.analyze.ir.SubUnits).
 
     Every evaluation — the completion and each recovery program — runs under the run's
     limits (``spell_runtime.limits``): a timeout or a collection too large is a Spell error
-    here, classified as a document fault, so it reaches recovery like any other."""
-    from ..compiler import run_form
+    here, classified as a document fault, so it reaches recovery like any other.
 
+    ``unit``, when given, is the program already compiled (a package's opening program)."""
     with limits.deadline(agent.run.eval_timeout), limits.collection_limit(agent.run.max_collection_size):
+        if unit is not None:
+            return unit(D, [])
+        from ..compiler import run_form
+
         return run_form(D, program, "<completion>", text, incremental=True)[0]
 
 

@@ -207,6 +207,8 @@ def prepare(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
 
     try:
         agent = compile_profile(profile)
+        if present(options.get("prompt")) and profile.libraries is not None:
+            agent.opening = getattr(profile.libraries, "opening", lambda: None)()  # packages.md §3 step 4
     except ProfileError as e:
         effects.close(wait=0)
         raise RunOptionsError(e.message, _spell_data(e.data)) from None

@@ -9,7 +9,9 @@ Steps, in the spec's order, each failing with a message naming the file:
    (``library.compiled_module_source``), shipping the ``.spl`` next to it for the
    incompatible-spellc fallback and for error positions;
 3. read ``modules/*.spl`` strictly (never compiled or run) and ship their text;
-4. (not done: pre-compiling the fixed opening program — the compile cache is in memory only);
+4. pre-compile the fixed opening program (``opening``: the root program every ``:prompt``
+   run starts from, code objects for the building Python, bound at run time to the
+   program actually read);
 5. ship ``prompts/`` and ``skills/`` (checked) as package data;
 6. run ``tests/`` unless told not to;
 7. write the wheel (``wheel.write_wheel``) with the ``spellc.agents``,
@@ -18,7 +20,7 @@ Steps, in the spec's order, each failing with a message naming the file:
 Layout inside the wheel (import package ``spellpkg_<name>``): ``__init__.py``
 (``PACKAGE`` and one ``agent_<name>`` object per agent), ``__main__.py``,
 ``profiles/<agent>.edn`` (flattened), ``_lib_<ref>.py`` + ``lib/<ref>.spl``,
-``modules/``, ``skills/``, ``prompts/``.
+``opening.<cache tag>.code``, ``modules/``, ``skills/``, ``prompts/``.
 """
 
 from __future__ import annotations
@@ -171,6 +173,14 @@ def build_package(root: str, out_dir: str, run_tests: bool = True, log: Optional
         _check_module(os.path.join(root, arc), arc)
         module_entries[os.path.basename(arc)[: -len(SPELL_SUFFIX)]] = imp
         files["%s/%s" % (imp, arc)] = data
+
+    # 4. the opening program (one per package: the root program's text is the same for every agent)
+    from .opening import OpeningError, compile_opening, opening_file_name
+
+    try:
+        files["%s/%s" % (imp, opening_file_name())] = compile_opening()
+    except OpeningError as e:
+        result_notes.append("opening program not precompiled (%s); runs compile it" % e)
 
     # 5. prompts and skills as package data
     for arc, data in _data_files(root, "prompts").items():

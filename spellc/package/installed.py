@@ -128,6 +128,20 @@ class PackageLibraries:
         text = self.package.read_text(*(ref + ".spl").split("/"))
         return load_from_source(parse_library(text, ref + ".spl", name), ref + ".spl")
 
+    def opening(self) -> Any:
+        """The package's precompiled root program (``opening.Opening``) when its code can run here, else None."""
+        from .opening import Opening, opening_file_name
+
+        if self.package._compatible is None:
+            self.package._compatible = self.package.incompatibility() is None
+        if not self.package._compatible:
+            return None
+        try:
+            blob = resources.files(self.package.import_name).joinpath(opening_file_name()).read_bytes()
+        except OSError:
+            return None
+        return Opening.load(blob)
+
     def _warn(self, reason: str) -> None:
         if self.package.import_name in _warned:
             return

@@ -167,3 +167,22 @@ def test_available_agents_may_name_an_installed_agent(venv: Venv) -> None:
               "print(out.get('result'), out.get('error'))")
     out = venv.run("-c", script)
     assert out.stdout.strip() == "[true false] None", out.stderr
+
+
+OPENING_SCRIPT = """
+import spellc, spellc.compiler as c
+from spellc.providers.test_provider import TestProvider
+seen = []
+real = c.compile_unit
+def spy(form, *a, **k):
+    seen.append(spellc.pr_str(form))
+    return real(form, *a, **k)
+c.compile_unit = spy
+out = spellc.run(agent="tally", prompt="x", model_profile=TestProvider(responses=['(eval (quote (+ 1 2)))']))
+print(out.get("result"), '(quine completion (eval (do (quine prompt "x") (quote (!extend)))))' in seen)
+"""
+
+
+def test_the_installed_agent_runs_its_precompiled_opening_program(venv: Venv) -> None:
+    out = venv.run("-c", OPENING_SCRIPT)
+    assert out.stdout.split() == ["3", "False"], out.stderr
