@@ -56,6 +56,7 @@ def spell_error_text(e: Any, name: str) -> str:
     """The user-facing report of a Spell error: location line plus at most MAX_PATH_LINES call-path lines."""
     from spell_runtime.printer import pr_str
 
+    name = getattr(e, "source_name", None) or name  # library code names its own file (packages.md §3)
     line, col = 1, 1
     pos = getattr(e, "position", None)
     if pos is not None:

@@ -19,12 +19,23 @@ to library fns; spellc leaves it off because a ``SpellFn`` with an extra key
 would stop being the compiled value (it would become a plain map and be
 recompiled at first call), and ``:requires`` is only ever checked for
 installable modules (``patterns/call``), never for library fns.
+
+Error positions (packages.md §3: errors read ``lib/folding.spl:12:3``). A library's code is
+compiled under a file name of its own (the ``.spl`` path from a source folder, the generated
+module inside a package), which the loader registers here (``register_library_file``). The
+first compiled frame that handles an error (``support.conv``) calls ``claim``: when that frame
+is library code, the error names the library file (``SpellError.source_name``) and its Spell
+position there. Code compiled from the source carries Spell positions itself; a package's
+generated module does not (its positions are the module's), so its loader supplies a
+``locate`` function that finds the failing form in the shipped ``.spl``, read only then.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, Final
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Final, Optional
 
 from .data import Keyword, SpellMap
 
@@ -85,3 +96,46 @@ class LazyTable(dict[Any, Any]):
             self.loaded = True
             self.update(importlib.import_module(self.module_name).TABLE)
         return super().get(key, default)
+
+
+Span = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class LibraryFile:
+    """How errors in one compiled library file are reported."""
+
+    display: str
+    """The name errors give (``lib/tally.spl``)."""
+    locate: Optional[Callable[[Any, Any], Optional[Span]]] = None
+    """(failing form, code object) → its span in the ``.spl``; None when the code carries Spell positions."""
+
+
+_FILES: dict[str, LibraryFile] = {}
+
+
+def register_library_file(filename: str, display: str,
+                          locate: Optional[Callable[[Any, Any], Optional[Span]]] = None) -> None:
+    """Errors first handled in code compiled under ``filename`` name ``display`` (see the module doc)."""
+    _FILES[filename] = LibraryFile(display, locate)
+
+
+def claim(err: Any, tb: Optional[TracebackType]) -> None:
+    """Give ``err`` its library file and position when ``tb``'s first frame is registered library code."""
+    if not _FILES or tb is None or getattr(err, "source_name", None) is not None:
+        return
+    code = tb.tb_frame.f_code
+    entry = _FILES.get(code.co_filename)
+    if entry is None:
+        return
+    if entry.locate is None:
+        if err.position is None:
+            from .data.positions import span_of
+
+            err.position = span_of(err.expr)
+    else:
+        try:
+            err.position = entry.locate(err.expr, code)
+        except Exception:  # noqa: BLE001 - a position we cannot find is left out, never a new failure
+            err.position = None
+    err.source_name = entry.display

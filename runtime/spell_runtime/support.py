@@ -32,6 +32,7 @@ from .data.lookup import get
 from .data.plist import PList
 from .epoch import EPOCH  # re-exported: the binding epoch (see spell_runtime.epoch)
 from .errors import NO_VALUE, ControlError, HostError, SpellError
+from .libns import claim
 
 MISS: Any = object()
 """Sentinel for "no binding" in saved-value slots and lookups."""
@@ -431,8 +432,9 @@ def conv(e: BaseException, D: dict[Any, Any], table: dict[Any, Any]) -> BaseExce
     Typed control exceptions and non-``Exception`` signals pass through untouched.
     """
     if isinstance(e, SpellError):
-        if e.env is None:
+        if e.env is None:  # the first compiled frame to see this error: the one it happened in
             e.env = snapshot(D)
+            claim(e, e.__traceback__)
         return e
     if isinstance(e, ControlError) or not isinstance(e, Exception):
         return e
@@ -463,6 +465,7 @@ def conv(e: BaseException, D: dict[Any, Any], table: dict[Any, Any]) -> BaseExce
     err.env = snapshot(D)
     if pos is not None and pos[0] is not None:
         err.position = (pos[0], pos[2] or 0, pos[1] or pos[0], pos[3] or 0)
+    claim(err, e.__traceback__)
     return err
 
 

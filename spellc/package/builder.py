@@ -261,26 +261,54 @@ def _check_module(path: str, arc: str) -> None:
         raise PackageBuildError(str(e)) from None
 
 
+def _test_files(root: str) -> list[str]:
+    """The package's Spell test files: ``tests/**`` names matching ``spellc test``'s patterns, sorted."""
+    import fnmatch
+
+    from ..testing.plugin import DEFAULT_PATTERNS
+
+    found: list[str] = []
+    for here, dirs, files in os.walk(os.path.join(root, "tests")):
+        dirs.sort()
+        for name in sorted(files):
+            if any(fnmatch.fnmatch(name, pattern) for pattern in DEFAULT_PATTERNS):
+                found.append(os.path.join(here, name))
+    return found
+
+
+FAILING_OUTCOMES: Final = ("failed", "error")
+
+
 def _run_tests(root: str, libraries: dict[str, Library], aliases: dict[str, str], log: Optional[TextIO]) -> int:
+    """Run the package's tests with ``spellc.testing`` (testing.md): the same collection, assertions and
+    reports as ``spellc test``, with the library namespaces the agents use bound in each file."""
+    from spell_runtime.data import Symbol
     from spell_runtime.errors import SpellError
 
-    from .spelltests import run_package_tests
+    from ..testing.collection import CollectionError
+    from ..testing.runner import run_file
 
     try:
-        maps = {alias: load_from_source(libraries[ref], ref + SPELL_SUFFIX) for alias, ref in aliases.items()}
+        maps = {Symbol(alias): load_from_source(libraries[ref], ref + SPELL_SUFFIX) for alias, ref in aliases.items()}
     except SpellError as e:
         raise PackageBuildError("cannot load libraries for the tests: %s" % e.message) from None
-    results = run_package_tests(root, maps)
-    bad = [r for r in results if not r.passed]
-    if bad:
-        lines = []
-        for r in bad:
-            lines.append("%s in %s (%s)" % ("ERROR" if r.error else "FAIL", r.name, r.where))
-            lines.extend("  " + f.replace("\n", "\n  ") for f in r.failures)
-            if r.error:
-                lines.append("  " + r.error)
-        raise PackageTestsFailed("%d of %d Spell tests failed; no wheel written\n%s"
-                                 % (len(bad), len(results), "\n".join(lines)))
+    results = []
+    problems: list[str] = []
+    here = os.getcwd()
+    os.chdir(root)  # reports name files as tests/x.spl, relative to the package folder
+    try:
+        for path in _test_files(root):
+            try:
+                results.extend(run_file(os.path.relpath(path, root), library=maps))
+            except CollectionError as e:
+                problems.append("ERROR collecting %s" % e)
+    finally:
+        os.chdir(here)
+    bad = [r for r in results if r.outcome in FAILING_OUTCOMES]
+    if bad or problems:
+        total = len(results) + len(problems)
+        raise PackageTestsFailed("%d of %d Spell tests failed; no wheel written\n%s" % (
+            len(bad) + len(problems), total, "\n".join([*problems, *(r.report.rstrip() for r in bad)])))
     if log is not None:
         log.write("%d Spell tests passed\n" % len(results))
     return len(results)

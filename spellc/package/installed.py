@@ -121,12 +121,26 @@ class PackageLibraries:
         if reason is None:
             try:
                 module = load_compiled(self.package.import_name, module_name)
+                self._register_positions(module, name, ref)
                 return library_namespace(name, module.FNS, module.DOCS, ref + ".spl")
             except Exception as e:  # noqa: BLE001 - any failure of compiled code: fall back to the sources
                 reason = "its compiled %s failed to load (%s: %s)" % (ref, type(e).__name__, e)
         self._warn(reason)
         text = self.package.read_text(*(ref + ".spl").split("/"))
         return load_from_source(parse_library(text, ref + ".spl", name), ref + ".spl")
+
+    def _register_positions(self, module: Any, name: str, ref: str) -> None:
+        """Errors in the compiled module read ``lib/x.spl:L:C``, located in the shipped source (``libns``)."""
+        from spell_runtime.libns import register_library_file
+
+        from .library import source_locator
+
+        display = ref + ".spl"
+        locate = source_locator(lambda: self.package.read_text(*display.split("/")), display, name, module.FNS)
+        filenames = {fn.code.__code__.co_filename for fn in module.FNS.values()
+                     if hasattr(getattr(fn, "code", None), "__code__")}
+        for filename in filenames or {getattr(module, "__file__", None) or ""}:
+            register_library_file(filename, display, locate)
 
     def opening(self) -> Any:
         """The package's precompiled root program (``opening.Opening``) when its code can run here, else None."""

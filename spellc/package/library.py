@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Optional
 
-from spell_runtime.data import SpellMap, Symbol, is_vector
+from spell_runtime.data import PList, SpellMap, Symbol, is_vector
+from spell_runtime.data.positions import span_of
 from spell_runtime.libns import docs_above, library_namespace
 
 from ..reader import ReaderError, read_all_with_spans
@@ -99,11 +101,13 @@ def check_name(name: str, where: str) -> None:
 
 def load_from_source(library: Library, origin: str) -> SpellMap:
     """Evaluate the defn forms in a fresh program and build the namespace map (fn bodies compile now)."""
+    from spell_runtime.libns import register_library_file
     from spell_runtime.program import close_env
 
     from ..compiler import run_form
     from ..environment import new_env
 
+    register_library_file(library.path, origin)  # errors in its fns read origin:L:C (code has Spell positions)
     D = new_env()
     try:
         fns: dict[str, Any] = {}
@@ -157,6 +161,49 @@ def compiled_module_source(library: Library, source_name: str, module_name: str)
                  "                  if not _k.startswith('__')})\n\n%s\nTABLE = _T\n"
                  % (module_name, len(POSITIONS_SUFFIX), table))
     return CompiledLibrary("\n".join(lines) + tail, positions)
+
+
+def source_locator(read_text: Callable[[], str], display: str, name: str,
+                   fns: Mapping[str, Any]) -> Callable[[Any, Any], Optional[tuple[int, int, int, int]]]:
+    """Where a failing form of a packaged library stands in its shipped ``.spl`` (``libns.LibraryFile.locate``).
+
+    A package's compiled module carries the generated module's positions, not the source's, and its
+    constant forms have no spans; so the form is looked up in the source, read on the first error:
+    inside the ``defn`` whose compiled body the failing frame runs (``fns``: name → fn, whose code
+    object identifies it), else in the whole file; the first equal sub-form in source order wins.
+    """
+    parsed: list[Library] = []
+
+    def locate(expr: Any, code: Any) -> Optional[tuple[int, int, int, int]]:
+        if expr is None:
+            return None
+        if not parsed:
+            parsed.append(parse_library(read_text(), display, name))
+        library = parsed[0]
+        owner = next((n for n, fn in fns.items() if getattr(getattr(fn, "code", None), "__code__", None) is code), None)
+        forms = [f for f in library.forms if owner is None or str(f[1].name) == owner]
+        for form in forms:
+            span = _find(form, span_of(form), expr)
+            if span is not None:
+                return span
+        return None
+
+    return locate
+
+
+def _find(form: Any, span: Any, expr: Any) -> Optional[tuple[int, int, int, int]]:
+    """The span of the first sub-form of ``form`` (itself at ``span``) equal to ``expr``, depth first."""
+    from spell_runtime.data.positions import child_spans_of
+
+    if type(form) is type(expr) and form == expr:
+        return span  # type: ignore[no-any-return]
+    if type(form) is PList or is_vector(form):
+        kids = child_spans_of(form) or ()
+        for i, kid in enumerate(form):
+            found = _find(kid, kids[i] if i < len(kids) else None, expr)
+            if found is not None:
+                return found
+    return None
 
 
 def _kw(name: str) -> Any:

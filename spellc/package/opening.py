@@ -138,7 +138,9 @@ def compile_opening() -> bytes:
         raise OpeningError("the unit is not a global of its module")
     data = {"format": FORMAT, "epoch": bound.EPOCH[0], "text": text, "unit": unit_name,
             "codes": codes, "consts": consts, "table": table}
-    return importlib.util.MAGIC_NUMBER + marshal.dumps(data)
+    # Version 2 writes no back-references, whose presence depends on reference counts: the same
+    # program gives the same bytes, so wheels stay byte-reproducible.
+    return importlib.util.MAGIC_NUMBER + marshal.dumps(data, 2)
 
 
 class Opening:

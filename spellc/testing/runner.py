@@ -14,8 +14,10 @@ a unit holds the very form objects it was compiled from (their positions, and th
 arguments ``assertions.Sites`` recognizes by identity): two identical-looking forms at different
 lines, or the same file collected twice in one process, must not share a unit.
 
-``run_file`` is the structured API other runners use; the pytest plugin drives
-``PreludeRun``/``run_test`` itself so that skip/xfail/marks stay pytest's business.
+``run_file`` is the structured API other runners use (``spellc package`` runs a package's
+tests through it, with the package's library namespaces visible as they are to its agents:
+``library``); the pytest plugin drives ``PreludeRun``/``run_test`` itself so that
+skip/xfail/marks stay pytest's business.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import itertools
 import os
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -57,7 +60,8 @@ class TestResult:
 class PreludeRun:
     """A file's prelude, evaluated once; ``fresh_copy`` gives each test its own environment."""
 
-    def __init__(self, test_file: TestFile, display_path: Optional[str] = None) -> None:
+    def __init__(self, test_file: TestFile, display_path: Optional[str] = None,
+                 library: Optional[Mapping[Symbol, Any]] = None) -> None:
         from ..api import new_env
         from ..compiler import run_form
         from ..reader import read_all
@@ -69,7 +73,7 @@ class PreludeRun:
         prelude = [self.sites.prepare(form) for form in test_file.prelude]
         self.bodies = {test.name: tuple(self.sites.prepare(form) for form in test.body) for test in test_file.tests}
         self.names = TestNamespace(self.sites, self.display_path)
-        self.D: dict[Any, Any] = new_env()
+        self.D: dict[Any, Any] = new_env(library=dict(library)) if library else new_env()
         self.D[Symbol("spell-test")] = self.names.namespace()
         self.error: Optional[SpellError] = None
         for form in read_all(MACROS):
@@ -148,14 +152,15 @@ def _line_col(form: Any, test: TestDef) -> tuple[int, int]:
     return (span[0], span[1] + 1) if span is not None else (test.line, test.column)
 
 
-def run_file(path: str | os.PathLike[str]) -> list[TestResult]:
+def run_file(path: str | os.PathLike[str], *, library: Optional[Mapping[Symbol, Any]] = None) -> list[TestResult]:
     """Collect and run every test of the Spell test file at ``path``, honouring skip and xfail metadata.
 
-    Raises ``CollectionError`` when the file cannot be collected (reader error, duplicate name,
-    nested ``deftest``).
+    ``library`` binds namespace maps (``tally`` → its fns) visible everywhere in the file, as
+    library namespaces are to an agent. Raises ``CollectionError`` when the file cannot be
+    collected (reader error, duplicate name, nested ``deftest``).
     """
     test_file = collect_file(os.fspath(path))
-    prelude = PreludeRun(test_file)
+    prelude = PreludeRun(test_file, library=library)
     results: list[TestResult] = []
     try:
         for test in test_file.tests:

@@ -108,3 +108,13 @@ def test_python_and_built_spell_modules_as_namespaces(tmp_path: Path, monkeypatc
     profile.write_text('{:namespaces {py {:python "no_such_module_here"}}}')
     with pytest.raises(RunOptionsError, match="Cannot import Python module no_such_module_here"):
         run(str(profile), "1")
+
+
+def test_errors_inside_library_fns_name_the_library_file_from_the_source_folder() -> None:
+    from lib_errors import CALLS, first_error_lines
+
+    from spellc.package.namespaces import SourceLibraries
+
+    example = Path(__file__).resolve().parents[3] / "examples" / "packages" / "tally-agent"
+    got = first_error_lines(SourceLibraries(str(example)).namespace("tally", "lib/tally"))
+    assert [line[:len(want)] for line, want in zip(got, CALLS.values())] == list(CALLS.values())

@@ -78,10 +78,28 @@ def test_failing_spell_tests_stop_the_build(pkg: Path, tmp_path: Path) -> None:
     with pytest.raises(PackageTestsFailed) as info:
         build_package(str(pkg), str(tmp_path / "dist"))
     text = str(info.value)
-    assert "FAIL in wrong (tests/test_more.spl:1:1)" in text and "expected: 99" in text and "actual: 1" in text
+    assert text.startswith("1 of 3 Spell tests failed; no wheel written\n")
+    # the report is spellc.testing's (testing.md §4): position of the `is`, the line with a caret, both values
+    assert "FAIL in wrong (tests/test_more.spl:1:16)" in text and "expected: 99" in text and "actual: 1" in text
+    assert '    1 | (deftest wrong (is (= 99 (tally/score "a")) "score"))' in text
     assert not (tmp_path / "dist").exists()
+    result = CliRunner().invoke(main, ["package", str(pkg), "-o", str(tmp_path / "d")])
+    assert result.exit_code == 1 and "FAIL in wrong (tests/test_more.spl:1:16)" in result.output
     result = CliRunner().invoke(main, ["package", str(pkg), "-o", str(tmp_path / "d"), "--no-test"])
     assert result.exit_code == 0, result.output
+
+
+def test_an_erring_test_and_an_unreadable_test_file_stop_the_build(pkg: Path, tmp_path: Path) -> None:
+    (pkg / "tests" / "test_err.spl").write_text('(deftest boom\n  (tally/ratio 1 0))\n')
+    (pkg / "tests" / "bad_test.spl").write_text('(deftest unclosed (is true)\n')
+    (pkg / "tests" / "helpers.spl").write_text('(deftest not-a-test-file (is false))\n')
+    result = CliRunner().invoke(main, ["package", str(pkg), "-o", str(tmp_path / "d")])
+    assert result.exit_code == 1, result.output
+    assert "2 of 4 Spell tests failed; no wheel written" in result.output
+    assert "ERROR collecting tests/bad_test.spl:2:1: Reader error" in result.output
+    assert "ERROR in boom (tests/test_err.spl:1:1)" in result.output
+    assert "lib/tally.spl:15:3: Function call failed: /: Divide by zero" in result.output
+    assert "not-a-test-file" not in result.output and "Traceback" not in result.output
 
 
 def test_malformed_module_or_skill_or_library_ref_fails_the_build(pkg: Path, tmp_path: Path) -> None:

@@ -186,3 +186,11 @@ print(out.get("result"), '(quine completion (eval (do (quine prompt "x") (quote 
 def test_the_installed_agent_runs_its_precompiled_opening_program(venv: Venv) -> None:
     out = venv.run("-c", OPENING_SCRIPT)
     assert out.stdout.split() == ["3", "False"], out.stderr
+
+
+def test_errors_inside_packaged_library_fns_name_the_shipped_source(venv: Venv) -> None:
+    from lib_errors import CALLS
+
+    out = venv.run(str(Path(__file__).with_name("lib_errors.py")), "tally")
+    got = out.stdout.splitlines()
+    assert [line[:len(want)] for line, want in zip(got, CALLS.values())] == list(CALLS.values()), out.stderr
