@@ -9,12 +9,19 @@ two ways only:
   table attributes to that line);
 - temporaries that hold the value of a Spell name are renamed after it, keeping their number so
   names stay unique: ``_p0`` bound to ``xs`` becomes ``xs__p0``, the saved outer binding ``_o7``
-  of ``xs`` becomes ``xs__o7``, the ``_t8`` a ``defn score`` binds becomes ``score__t8``.
+  of ``xs`` becomes ``xs__o7``, the ``_t8`` a ``defn score`` binds becomes ``score__t8``, a
+  private parameter handed to an error handler with its symbol becomes ``a__p0``. A temporary
+  that holds two different names in one function keeps its own name.
 
 Neither change alters the tree, so the module's position table (code position → Spell form, used
-to attribute host failures) is re-keyed by walking the old and new trees in step: the pretty
-module compiles and behaves identically, error messages included. Only this command imports
-libcst; plain ``spellc build`` and every run path never do (architecture.md §5).
+to attribute host failures) is re-keyed by walking the old and new trees in step. The built
+module's table (``support.SpanTable``) holds one text span per call form, the union of the
+positions of the nodes generated for it; so every span starts where some node starts and ends
+where some node ends, and the new span is the new start of that node and the new end of that
+one. Inserting comment lines and lengthening names moves text monotonically, so which span
+contains which position, and which is innermost, is unchanged: the pretty module compiles and
+behaves identically, error messages included. Only this command imports libcst; plain
+``spellc build`` and every run path never do (architecture.md §5).
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ from spell_runtime.data.positions import span_of
 from spell_runtime.interop.mangle import mangle
 from spell_runtime.printer import pr_str
 
-CONST: Final = re.compile(r"^_k\d+$")
+CONST: Final = re.compile(r"^_[ks]\d+$")
 TEMP: Final = re.compile(r"^_[a-z]+\d+$")
 UNIT: Final = re.compile(r"^_unit(\d+)$")
 S_DEFN: Final = Symbol("defn")
@@ -85,14 +92,16 @@ def prettify(source: str, forms: list[Any], source_name: str) -> str:
     values = _constants(module)
     positions = _form_positions(forms)
     table: Any = values.get("_T", {})
-    by_line: dict[int, tuple[int, Any]] = {}
+    by_line: dict[int, tuple[tuple[int, int], Any]] = {}
     for (line, end_line, col, end_col), form in _entries(table):
-        width = (end_line - line) * 10_000 + (end_col - col)
-        if line not in by_line or width > by_line[line][0]:
-            by_line[line] = (width, form)
-    spans_table = getattr(table, "spans", None) is not None
+        rank = (-col, (end_line - line) * 10_000 + (end_col - col))  # leftmost, then widest: the outermost call
+        if line not in by_line or rank > by_line[line][0]:
+            by_line[line] = (rank, form)
     symbol_consts = {name: v.name for name, v in values.items()
                      if CONST.match(name) and type(v) is Symbol and v.ns is None}
+    symbol_tuples = {name: tuple(x.name for x in v) for name, v in values.items()
+                     if CONST.match(name) and type(v) is tuple and v
+                     and all(type(x) is Symbol and x.ns is None for x in v)}
 
     def comment_for(form: Any) -> Optional[str]:
         where = positions.get(pr_str(form)) if form is not None else None
@@ -108,21 +117,11 @@ def prettify(source: str, forms: list[Any], source_name: str) -> str:
         def _with_comment(self, original: Any, updated: Any, text: Optional[str]) -> Any:
             if text is None:
                 return updated
-            if spans_table:
-                # Text-span tables cannot be moved reliably yet: the comment ends the statement's own line,
-                # so no line or column of code moves.
-                trailing = cst.TrailingWhitespace(whitespace=cst.SimpleWhitespace("  "), comment=cst.Comment(text))
-                if isinstance(updated, cst.SimpleStatementLine):
-                    return updated.with_changes(trailing_whitespace=trailing)
-                if isinstance(updated.body, cst.IndentedBlock) and updated.body.header.comment is None:
-                    return updated.with_changes(body=updated.body.with_changes(header=trailing))
-                return updated
             line = cst.EmptyLine(comment=cst.Comment(text))
             return updated.with_changes(leading_lines=[*updated.leading_lines, line])
 
         def visit_FunctionDef(self, node: Any) -> None:
-            # A SpanTable holds text spans: renaming would move columns inside them, so only comments are added.
-            self.renames.append({} if spans_table else _renames(node, symbol_consts))
+            self.renames.append(_renames(node, symbol_consts, symbol_tuples))
 
         def leave_FunctionDef(self, original: Any, updated: Any) -> Any:
             self.renames.pop()
@@ -167,31 +166,54 @@ def _entries(table: Any) -> list[tuple[tuple[int, int, int, int], Any]]:
     return list(table.items()) if isinstance(table, dict) else []
 
 
-def _renames(fn: Any, symbol_consts: dict[str, str]) -> dict[str, str]:
-    """Temporary → ``<mangled Spell name>__<temporary without _>`` for ``D[_kN] = tmp`` / ``tmp = D.get(_kN, …)``."""
-    out: dict[str, str] = {}
+def _renames(fn: Any, symbol_consts: dict[str, str], symbol_tuples: dict[str, tuple[str, ...]]) -> dict[str, str]:
+    """Temporary → ``<mangled Spell name>__<temporary without _>`` for the temporaries of ``fn`` (not of the
+    functions nested in it) that provably hold one Spell name's value: ``D[_sN] = tmp``,
+    ``tmp = D.get(_sN, …)``, ``tmp = D[_sN]`` / ``(tmp := D[_sN])``, and a symbol tuple passed next to a
+    tuple of temporaries (``_fn_fail(…, _k44, (_p0, _p1))``)."""
+    names: dict[str, set[str]] = {}
+
+    def note(temp: Any, spell_name: Optional[str]) -> None:
+        if spell_name is not None and isinstance(temp, cst.Name) and TEMP.match(temp.value):
+            names.setdefault(temp.value, set()).add(spell_name)
+
+    def read_of(value: Any) -> Optional[str]:
+        """The Spell name ``value`` reads: ``D[_sN]`` or ``D.get(_sN, …)``."""
+        if isinstance(value, cst.Subscript):
+            return symbol_consts.get(_subscript_const(value) or "")
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "get" \
+                and isinstance(value.func.value, cst.Name) and value.func.value.value == "D" and value.args:
+            arg = value.args[0].value
+            return symbol_consts.get(arg.value) if isinstance(arg, cst.Name) else None
+        return None
 
     class Collect(cst.CSTVisitor):
         def visit_Assign(self, node: Any) -> None:
             if len(node.targets) != 1:
                 return
             target, value = node.targets[0].target, node.value
-            if isinstance(target, cst.Subscript) and isinstance(value, cst.Name):
-                const = _subscript_const(target)
-                if const in symbol_consts and TEMP.match(value.value):
-                    out.setdefault(value.value, _renamed(symbol_consts[const], value.value))
-            elif isinstance(target, cst.Name) and TEMP.match(target.value) and isinstance(value, cst.Call):
-                func = value.func
-                if isinstance(func, cst.Attribute) and func.attr.value == "get" and value.args:
-                    arg = value.args[0].value
-                    if isinstance(arg, cst.Name) and arg.value in symbol_consts:
-                        out.setdefault(target.value, _renamed(symbol_consts[arg.value], target.value))
+            if isinstance(target, cst.Subscript):
+                note(value, symbol_consts.get(_subscript_const(target) or ""))
+            else:
+                note(target, read_of(value))
+
+        def visit_NamedExpr(self, node: Any) -> None:
+            note(node.target, read_of(node.value))
+
+        def visit_Call(self, node: Any) -> None:
+            args = [a.value for a in node.args]
+            for const, values in zip(args, args[1:]):
+                if isinstance(const, cst.Name) and const.value in symbol_tuples and isinstance(values, cst.Tuple):
+                    spell_names = symbol_tuples[const.value]
+                    if len(spell_names) == len(values.elements):
+                        for element, spell_name in zip(values.elements, spell_names):
+                            note(element.value, spell_name)
 
         def visit_FunctionDef(self, node: Any) -> Optional[bool]:
             return node is fn  # nested defs get their own scope
 
     fn.visit(Collect())
-    return out
+    return {temp: _renamed(next(iter(held)), temp) for temp, held in names.items() if len(held) == 1}
 
 
 def _renamed(spell_name: str, temp: str) -> str:
@@ -200,6 +222,7 @@ def _renamed(spell_name: str, temp: str) -> str:
 
 
 def _subscript_const(target: Any) -> Optional[str]:
+    """``_sN`` of ``D[_sN]``, else None."""
     if isinstance(target.value, cst.Name) and target.value.value == "D" and len(target.slice) == 1:
         index = target.slice[0].slice
         if isinstance(index, cst.Index) and isinstance(index.value, cst.Name):
@@ -223,19 +246,24 @@ def _stale_form(fn: Any, values: dict[str, Any]) -> Any:
 
 
 def _rekey_table(old: str, new: str, table: dict[Any, Any]) -> str:
-    """``new`` with its ``_T`` keys moved to where the same nodes sit in ``new`` (same tree, other positions)."""
-    if not table:
+    """``new`` with its ``_T`` entries moved to where the same nodes sit in ``new`` (same tree, other positions).
+
+    A plain dict table is keyed by each node's exact position; a ``SpanTable`` entry is a text span
+    whose start is some node's start and whose end is some node's end (see the module docstring).
+    """
+    if not table and not getattr(table, "spans", None):
         return new
-    moved: dict[tuple[int, int, int, int], tuple[int, int, int, int]] = {}
-    lines: dict[int, int] = {}
+    exact: dict[tuple[int, int, int, int], tuple[int, int, int, int]] = {}
+    starts: dict[tuple[int, int], tuple[int, int]] = {}
+    ends: dict[tuple[int, int], tuple[int, int]] = {}
     for a, b in zip(ast.walk(ast.parse(old)), ast.walk(ast.parse(new))):
         if type(a) is not type(b):
             raise PrettyError("the annotated module no longer has the built module's shape")
         if isinstance(a, (ast.expr, ast.stmt)) and isinstance(b, (ast.expr, ast.stmt)):
-            moved[(a.lineno, a.end_lineno or 0, a.col_offset, a.end_col_offset or 0)] = (
-                b.lineno, b.end_lineno or 0, b.col_offset, b.end_col_offset or 0)
-            lines.setdefault(a.lineno, b.lineno)
-            lines.setdefault(a.end_lineno or 0, b.end_lineno or 0)
+            a_end, b_end = (a.end_lineno or 0, a.end_col_offset or 0), (b.end_lineno or 0, b.end_col_offset or 0)
+            exact[(a.lineno, a_end[0], a.col_offset, a_end[1])] = (b.lineno, b_end[0], b.col_offset, b_end[1])
+            starts[(a.lineno, a.col_offset)] = (b.lineno, b.col_offset)
+            ends[a_end] = b_end
 
     class Rekey(cst.CSTTransformer):
         def leave_Tuple(self, original: Any, updated: Any) -> Any:
@@ -244,9 +272,10 @@ def _rekey_table(old: str, new: str, table: dict[Any, Any]) -> str:
             if len(items) != 5 or not all(isinstance(n, cst.Integer) for n in items[:4]):
                 return updated
             sl, sc, el, ec = (int(n.value) for n in items[:4] if isinstance(n, cst.Integer))
-            if sl not in lines or el not in lines:
-                return updated
-            numbers = [cst.Integer(str(v)) for v in (lines[sl], sc, lines[el], ec)]  # columns do not move
+            start, end = starts.get((sl, sc)), ends.get((el, ec))
+            if start is None or end is None:
+                raise PrettyError("a position table span does not start and end at generated code")
+            numbers = [cst.Integer(str(v)) for v in (*start, *end)]
             return updated.with_changes(elements=[e.with_changes(value=v) if i < 4 else e
                                                   for i, (e, v) in enumerate(zip(updated.elements,
                                                                                  [*numbers, items[4]]))])
@@ -256,7 +285,7 @@ def _rekey_table(old: str, new: str, table: dict[Any, Any]) -> str:
             numbers = [e.value for e in key.elements] if isinstance(key, cst.Tuple) else []
             if len(numbers) == 4 and all(isinstance(n, cst.Integer) for n in numbers):
                 a, b, c, d = (int(n.value) for n in numbers if isinstance(n, cst.Integer))
-                new_key = moved.get((a, b, c, d))
+                new_key = exact.get((a, b, c, d))
                 if new_key is not None:
                     return updated.with_changes(key=cst.parse_expression(repr(new_key)))
             return updated

@@ -44,23 +44,62 @@ def run_module(tmp: Path, name: str, code: str) -> str:
 def test_comments_name_spell_positions_and_temporaries_are_renamed(tmp_path: Path) -> None:
     (tmp_path / "prog.spl").write_text(PROGRAM)
     plain, pretty = build(tmp_path), build(tmp_path, "--emit", "py", "--pretty")
-    # Built modules now position errors by text spans (SpanTable), which this pass does not move yet:
-    # comments end the statement's own line and temporaries keep their names, so no code moves.
-    assert re.search(r"def _unit0\(D, _U\):  # prog.spl:1:1 \(def …\)", pretty)
-    assert re.search(r"def _unit1\(D, _U\):  # prog.spl:2:1 \(defn …\)", pretty)
-    assert "  # prog.spl:4:3 (/ …)" in pretty
-    assert "# prog.spl" not in plain
-    assert len(pretty.splitlines()) == len(plain.splitlines())
+    lines = pretty.splitlines()
+
+    def above(pattern: str) -> str:
+        """The line just above the first line matching ``pattern``."""
+        at = next(i for i, line in enumerate(lines) if re.search(pattern, line))
+        return lines[at - 1].strip()
+
+    assert above(r"^def _unit0\(D, _U\):") == "# prog.spl:1:1 (def …)"
+    assert above(r"^def _unit1\(D, _U\):") == "# prog.spl:2:1 (defn …)"
+    assert above(r"^def _fn\d+\(D, _H, a__p0, b__p1\):") == "# prog.spl:3:1 (fn …)"
+    assert above(r"_k\d+\(a__p0, b__p1\)") == "# prog.spl:4:3 (/ …)"
+    assert "limit__t1 = 3" in pretty and "word_count__t1 = _SpellFn(" in pretty and "s__o" in pretty
+    assert "# prog.spl" not in plain and "__p0" not in plain
+    assert not any(line.rstrip().endswith("…)") and not line.strip().startswith("#") for line in lines)
 
 
-def test_pretty_module_behaves_identically_errors_included(tmp_path: Path) -> None:
-    (tmp_path / "prog.spl").write_text(PROGRAM)
-    build(tmp_path)
-    build(tmp_path, "--pretty")
-    code = ("from spell_runtime.printer import pr_str\nprint(pr_str(m.value), m.word_count('x y'))\n"
-            "try:\n    m.ratio(1, 0)\nexcept Exception as e:\n    print(type(e).__name__, e, pr_str(e.expr))")
+PROGRAMS = {
+    "prog": PROGRAM,
+    "loops": """\
+(defn fact [n] (loop [i n acc 1] (if (<= i 1) acc (recur (dec i) (*' acc i)))))
+(defn pick [m k] (let [v (get m k)] (when (nil? v) (throw (str "missing " k))) v))
+(defn mean [xs] (/ (reduce + 0 xs) (count xs)))
+(def table {:a 1 :b 2})
+[(fact 20) (pick table :a) (mean [1 2 3 4]) (map (fn [x] (* x x)) (range 5))]
+""",
+    "nested": """\
+(defn classify [x]
+  (cond (string? x) (let [n (count x)] (if (> n 3) :long :short))
+        (number? x) (if (neg? x) :negative (:size {:size :number}))
+        :else (first (filter keyword? [x :other]))))
+(defn deep [x] (inc (inc (inc (/ 10 x)))))
+(defn safe [f x] (try (f x) (catch e (str "caught: " (:err (ex-data e)) e))))
+(vec (map classify ["abcd" "ab" -1 5 :k nil]))
+""",
+}
+CALLS = {
+    "prog": ["m.word_count('x y')", "m.ratio(1, 0)", "m.ratio('a', 2)"],
+    "loops": ["m.fact(5)", "m.pick(m.table, Keyword('zz'))", "m.mean(vec([]))", "m.mean(vec(['a']))"],
+    "nested": ["m.classify('abcdef')", "m.deep(0)", "m.deep('x')", "m.safe(m.deep, 0)", "m.classify(None)"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_pretty_module_behaves_identically_errors_included(tmp_path: Path, name: str) -> None:
+    (tmp_path / "prog.spl").write_text(PROGRAMS[name])
+    plain, pretty = build(tmp_path), build(tmp_path, "--pretty")
+    assert pretty != plain and "# prog.spl:" in pretty
+    lines = ["from spell_runtime.printer import pr_str", "from spell_runtime.data import Keyword, vec",
+             "print(pr_str(m.value))"]
+    for call in CALLS[name]:
+        lines += ["try:", "    print(pr_str(%s))" % call, "except Exception as e:",
+                  "    print(type(e).__name__, e, pr_str(e.expr), e.position is not None)"]
+    code = "\n".join(lines)
     assert run_module(tmp_path, "pretty", code) == run_module(tmp_path, "plain", code)
-    assert "Function call failed: /: Divide by zero (/ a b)" in run_module(tmp_path, "pretty", code)
+    if name == "prog":
+        assert "Function call failed: /: Divide by zero (/ a b)" in run_module(tmp_path, "pretty", code)
 
 
 def test_plain_build_imports_neither_libcst_nor_hy(tmp_path: Path) -> None:
