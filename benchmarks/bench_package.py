@@ -13,6 +13,12 @@ private ``PYTHONPYCACHEPREFIX``) and without any (``PYTHONDONTWRITEBYTECODE=1``,
 ``__pycache__`` removed). Packages ship their libraries' code objects for the Python that built them
 (``spellc.package.installed.load_compiled``), so "no .pyc" still loads the libraries precompiled. Prints the
 median wall time and the peak RSS of the child (``wait4``), and the package/source ratios.
+
+Peak memory: the package used to peak 8–9% above the source run although its library takes half
+the heap (measured with ``tracemalloc``: 1.6 MiB vs 3.1 MiB for 100 fns). The excess was not the
+library but OpenSSL, loaded by ``hashlib`` for the compatibility fingerprint (3.7 MB resident),
+and ``email.parser``, loaded to read the distribution's name; neither is imported on the run path
+now (``installed.builtins_fingerprint``, ``agents_registry._package_name``).
 """
 
 from __future__ import annotations

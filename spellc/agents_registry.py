@@ -26,6 +26,9 @@ class AgentNotFound(LookupError):
         return self.message
 
 
+PACKAGE_PREFIX: Final = "spellpkg_"
+
+
 @dataclass(frozen=True)
 class AgentEntry:
     """One ``spellc.agents`` entry point, not yet loaded."""
@@ -33,8 +36,13 @@ class AgentEntry:
     name: str
     package: str
     """The distribution name without the ``spellpkg-`` prefix (the manifest's ``:name``)."""
-    version: str
     entry_point: Any
+
+    @property
+    def version(self) -> str:
+        """The distribution's version (reads its metadata: only ``spellc agents list`` asks)."""
+        dist = self.entry_point.dist
+        return str(dist.version) if dist is not None else ""
 
     @property
     def qualified(self) -> str:
@@ -51,12 +59,24 @@ def installed_agents() -> list[AgentEntry]:
 
     out = []
     for ep in entry_points(ENTRY_GROUP):
-        dist = ep.dist
-        dist_name = dist.name if dist is not None else ep.value.split(":", 1)[0]
-        package = dist_name.replace("_", "-")
-        package = package[len("spellpkg-"):] if package.startswith("spellpkg-") else package
-        out.append(AgentEntry(ep.name, package, dist.version if dist is not None else "", ep))
+        out.append(AgentEntry(ep.name, _package_name(ep), ep))
     return sorted(out, key=lambda e: (e.name, e.package))
+
+
+def _package_name(ep: Any) -> str:
+    """The manifest's ``:name`` of the package ``ep`` belongs to.
+
+    Packages ``spellc package`` builds are imported as ``spellpkg_`` + the name with ``-`` as ``_``,
+    and names are lowercase kebab (no ``_``), so the import name gives it back without reading the
+    distribution's metadata: that parse (``email.parser``) would cost every ``spellc run --agent``
+    start time and memory. Other distributions fall back to their metadata name.
+    """
+    module = str(ep.value).split(":", 1)[0].strip().split(".", 1)[0]
+    if module.startswith(PACKAGE_PREFIX):
+        return module[len(PACKAGE_PREFIX):].replace("_", "-")
+    dist = ep.dist
+    name = str(dist.name) if dist is not None else module
+    return name.replace("_", "-")
 
 
 def find_agent(name: str) -> Any:
