@@ -194,3 +194,50 @@ def test_errors_inside_packaged_library_fns_name_the_shipped_source(venv: Venv) 
     out = venv.run(str(Path(__file__).with_name("lib_errors.py")), "tally")
     got = out.stdout.splitlines()
     assert [line[:len(want)] for line, want in zip(got, CALLS.values())] == list(CALLS.values()), out.stderr
+
+
+RUN_PATH_IMPORTS = """
+import sys
+from spellc.cli import main
+try:
+    main(["run", "--agent", "tally", "--prompt", "score", "--provider", "test", "--responses", "responses.json", "-q"])
+except SystemExit as e:
+    assert not e.code, e.code
+import mylib
+print(mylib.word_count("a b c"), sorted(m for m in ("hy", "libcst") if m in sys.modules))
+"""
+
+
+def test_run_path_and_built_module_import_neither_hy_nor_libcst_in_the_venv(venv: Venv) -> None:
+    (venv.work / "mylib.spl").write_text('(defn word-count [s] (count (strings/split s " ")))\n(defn valid? [n] (> n 1))\n')
+    built = venv.run("-m", "spellc", "build", "mylib.spl", "-o", "mylib.py")
+    assert built.returncode == 0, built.stderr
+    out = venv.run("-c", RUN_PATH_IMPORTS)
+    assert out.stdout.splitlines() == ["104", "3 []"], out.stderr
+
+
+def test_a_hy_file_imports_a_built_spell_module_in_the_venv(venv: Venv) -> None:
+    pytest.importorskip("hy", reason="the hy extra (in dev)")
+    (venv.work / "hylib.spl").write_text('(defn valid? [n] (> n 1))\n(defn word-count [s] (count (strings/split s " ")))\n')
+    assert venv.run("-m", "spellc", "build", "hylib.spl", "-o", "hylib.py").returncode == 0
+    (venv.work / "use_hylib.hy").write_text('(import hylib)\n(print (hylib.valid? 2) (hylib.word-count "a b c d"))\n')
+    out = venv.run("-c", "import hy\nimport use_hylib")
+    assert out.stdout == "True 4\n", out.stderr
+
+
+def test_bundled_modules_come_after_the_installed_package(venv: Venv) -> None:
+    expr = "(eval (quote (pr-str (map (juxt :module (comp :kind :origin)) (patterns/catalog)))))"
+    (venv.work / "p.agent.edn").write_text("{:namespaces {patterns stdlib/patterns strings stdlib/strings}}")
+    script = ("import spellc\nfrom spellc.providers.test_provider import TestProvider\n"
+              "print(spellc.run(agent_profile='p.agent.edn', prompt='x', "
+              "model_profile=TestProvider(responses=[%r]))['result'])" % expr)
+    out = venv.run("-c", script)
+    kinds = dict(spellc_pairs(out.stdout))
+    # the package's relay shadows the bundled relay; the bundled check-result shows as bundled
+    assert kinds == {"relay": "package", "check-result": "bundled"}, out.stderr
+
+
+def spellc_pairs(text: str) -> list[tuple[str, str]]:
+    import spellc
+
+    return [(m.name, k.name) for m, k in spellc.read_string(text.strip())]
