@@ -107,7 +107,43 @@ def opening_file_name() -> str:
 
 
 def compile_opening() -> bytes:
-    """The marshalled opening program for this Python, headed by its bytecode magic (``OpeningError``)."""
+    """The marshalled opening program for this Python, headed by its bytecode magic (``OpeningError``).
+
+    The code must be what a fresh run process would compile: once this process has bound a core
+    name (``analyze.bound``'s epoch is not 0, e.g. a package built from a test session or a REPL),
+    the compiler's state here differs, so the program is compiled in a fresh child process instead.
+    """
+    from ..analyze import bound
+
+    if bound.EPOCH[0] != 0:
+        return _compile_in_fresh_process()
+    return _compile_here()
+
+
+def _compile_in_fresh_process() -> bytes:
+    import os
+    import subprocess
+    import sys
+
+    import spell_runtime
+
+    from .. import __file__ as spellc_init
+
+    roots = [os.path.dirname(os.path.dirname(os.path.abspath(p))) for p in (spellc_init, spell_runtime.__file__)]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([*roots, env.get("PYTHONPATH", "")])
+    code = "import sys\nfrom spellc.package.opening import compile_opening\nsys.stdout.buffer.write(compile_opening())"
+    try:
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, timeout=300)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise OpeningError("cannot start a fresh process to compile it: %s" % e) from None
+    if out.returncode != 0:
+        lines = out.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise OpeningError(lines[-1] if lines else "the child process failed")
+    return out.stdout
+
+
+def _compile_here() -> bytes:
     from ..analyze import bound
     from ..compiler import base_namespace, compile_unit
     from ..reader import read_all

@@ -70,3 +70,19 @@ def test_a_run_with_the_opening_never_compiles_the_root_program(opening: Opening
     with_it = run(True)
     assert root not in compiled, compiled
     assert with_it["result"] == without["result"] == '5/(quine prompt "the task")'
+
+
+def test_a_process_that_rebound_a_core_name_compiles_the_opening_afresh() -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[3]
+    script = ("import spellc\nfrom spellc.analyze import bound\nspellc.eval_string('(defn inc [x] x)')\n"
+              "assert bound.EPOCH[0] != 0, bound.EPOCH\n"
+              "from spellc.package.opening import Opening, compile_opening\n"
+              "print(Opening.load(compile_opening()).data['epoch'])")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(repo), str(repo / "runtime")])}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
+    assert out.stdout.strip() == "0", out.stderr
