@@ -18,7 +18,8 @@ to attribute host failures) is re-keyed by walking the old and new trees in step
 module's table (``support.SpanTable``) holds one text span per call form, the union of the
 positions of the nodes generated for it; so every span starts where some node starts and ends
 where some node ends, and the new span is the new start of that node and the new end of that
-one. Inserting comment lines and lengthening names moves text monotonically, so which span
+one (a table written packed, ``SpanTable('<numbers>', forms)``, is unpacked, moved and packed
+again). Inserting comment lines and lengthening names moves text monotonically, so which span
 contains which position, and which is innermost, is unchanged: the pretty module compiles and
 behaves identically, error messages included. Only this command imports libcst; plain
 ``spellc build`` and every run path never do (architecture.md §5).
@@ -265,6 +266,12 @@ def _rekey_table(old: str, new: str, table: dict[Any, Any]) -> str:
             starts[(a.lineno, a.col_offset)] = (b.lineno, b.col_offset)
             ends[a_end] = b_end
 
+    def moved_span(sl: int, sc: int, el: int, ec: int) -> tuple[int, int, int, int]:
+        start, end = starts.get((sl, sc)), ends.get((el, ec))
+        if start is None or end is None:
+            raise PrettyError("a position table span does not start and end at generated code")
+        return (*start, *end)
+
     class Rekey(cst.CSTTransformer):
         def leave_Tuple(self, original: Any, updated: Any) -> Any:
             """A ``SpanTable`` entry ``(line, col, end line, end col, form)``: its text span, moved."""
@@ -272,10 +279,7 @@ def _rekey_table(old: str, new: str, table: dict[Any, Any]) -> str:
             if len(items) != 5 or not all(isinstance(n, cst.Integer) for n in items[:4]):
                 return updated
             sl, sc, el, ec = (int(n.value) for n in items[:4] if isinstance(n, cst.Integer))
-            start, end = starts.get((sl, sc)), ends.get((el, ec))
-            if start is None or end is None:
-                raise PrettyError("a position table span does not start and end at generated code")
-            numbers = [cst.Integer(str(v)) for v in (*start, *end)]
+            numbers = [cst.Integer(str(v)) for v in moved_span(sl, sc, el, ec)]
             return updated.with_changes(elements=[e.with_changes(value=v) if i < 4 else e
                                                   for i, (e, v) in enumerate(zip(updated.elements,
                                                                                  [*numbers, items[4]]))])
@@ -290,12 +294,28 @@ def _rekey_table(old: str, new: str, table: dict[Any, Any]) -> str:
                     return updated.with_changes(key=cst.parse_expression(repr(new_key)))
             return updated
 
+    def repacked(call: Any) -> Any:
+        """``SpanTable('<packed numbers>', forms)`` (``support.pack_spans``) with every span moved."""
+        from spell_runtime.support import pack_spans, unpack_spans
+
+        packed = ast.literal_eval(call.args[0].value.value)
+        count = len(packed.split()) // 4
+        spans = [(*moved_span(sl, sc, el, ec), i) for sl, sc, el, ec, i in unpack_spans(packed, tuple(range(count)))]
+        text, order = pack_spans(spans)
+        if order != list(range(count)):  # monotone moves keep the order, so the forms tuple stays as written
+            raise PrettyError("the position table's spans changed order")
+        return call.with_changes(args=[call.args[0].with_changes(value=cst.SimpleString(repr(text))),
+                                       *call.args[1:]])
+
     class OnlyTable(cst.CSTTransformer):
         def leave_SimpleStatementLine(self, original: Any, updated: Any) -> Any:
             body = original.body
             if len(body) == 1 and isinstance(body[0], cst.Assign) and len(body[0].targets) == 1:
                 target = body[0].targets[0].target
                 if isinstance(target, cst.Name) and target.value == "_T":
+                    value = body[0].value
+                    if isinstance(value, cst.Call) and value.args and isinstance(value.args[0].value, cst.SimpleString):
+                        return original.with_changes(body=[body[0].with_changes(value=repacked(value))])
                     return original.visit(Rekey())
             return updated
 
