@@ -170,8 +170,6 @@ def _own_recurs(body: Any, env: dict[Symbol, str]) -> list[tuple[Any, dict[Symbo
     """The ``recur``s targeting the loop whose body is ``body``, each with the typed names visible
     there: ``env`` less what a ``let`` on the way shadows (plus its own typed bindings). Iterative;
     an env is copied only where a ``let`` or nested loop changes it."""
-    from .privacy import _children
-
     out: list[tuple[Any, dict[Symbol, str]]] = []
     stack: list[tuple[Any, dict[Symbol, str]]] = [(body, env)]
     while stack:
@@ -196,7 +194,7 @@ def _own_recurs(body: Any, env: dict[Symbol, str]) -> list[tuple[Any, dict[Symbo
         if t is ir.Loop:  # its body's recurs target it; its initial values are ours
             stack.extend((i, scope) for i in n.inits)
             continue
-        stack.extend((k, scope) for k in _children(n))
+        stack.extend((k, scope) for k in ir.children(n))
     return out
 
 

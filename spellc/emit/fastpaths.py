@@ -60,8 +60,6 @@ def _inlinable(fn: Any) -> bool:
     if type(fn) is not ir.Fn or fn.body is None or not fn.body.private or len(fn.body.params) != 2:
         return False
     stack: list[Any] = [fn.body.body]
-    from ..analyze.privacy import _children
-
     while stack:
         n = stack.pop()
         t = type(n)
@@ -69,7 +67,7 @@ def _inlinable(fn: Any) -> bool:
             return False
         if t is ir.BuiltinCall and n.env:
             return False
-        stack.extend(_children(n))
+        stack.extend(ir.children(n))
     tails = _tail_values(fn.body.body)
     return bool(tails) and all(type(n) is ir.NativeOp and n.op in _VALUE_OPS for n in tails)
 
@@ -84,14 +82,13 @@ def _assoc_body(fn: ir.Fn) -> Optional[ir.NativeOp]:
     acc = fn.body.params[0]
     if type(op.args[0]) is not ir.Local or op.args[0].sym != acc:
         return None
-    from ..analyze.privacy import _children
 
     stack: list[Any] = list(op.args[1:])
     while stack:
         n = stack.pop()
         if type(n) is ir.Local and n.sym == acc:
             return None
-        stack.extend(_children(n))
+        stack.extend(ir.children(n))
     return op
 
 
