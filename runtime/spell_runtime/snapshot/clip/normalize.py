@@ -208,22 +208,52 @@ def normalize_map(p: Pass1, entries: Iterator[tuple[Any, Any]], depth: int, orig
     value, where nothing else is normalised after the map: see ``_lazy_ok``) hands the walk over as a
     lazy ``LargeMap`` once it has ``LAZY_AFTER`` entries.
     """
-    walk = MapWalk(p, entries, depth, original)
-    while True:
-        if lazy and len(walk.pairs) >= LAZY_AFTER:
-            return p.ctx.large_map(walk.pairs, walk, False)
-        step = walk.step()
-        if step == _GOING:
+    if lazy:
+        walk = MapWalk(p, entries, depth, original)
+        while len(walk.pairs) < LAZY_AFTER:
+            step = walk.step()
+            if step == _OUT_OF_FUEL:
+                return _map_of(p, with_marker(walk.pairs, UNKNOWN), large)
+            if step == _DONE:
+                return _finish_map(p, walk.pairs, walk.dropped, walk.same, original, large)
+        return p.ctx.large_map(walk.pairs, walk, False)
+    # The eager walk: MapWalk.step's body inline (a call per entry costs small maps a third more).
+    pairs: list[tuple[Any, Any]] = []
+    dropped = False
+    same = True
+    inner = depth + 1 <= MAX_DEPTH
+    for k, x in entries:
+        if p.fuel <= 0:
+            p.changed = True
+            return _map_of(p, with_marker(pairs, UNKNOWN), large)
+        if inner and p.fuel > 1 and _atom(type(k), k) and _atom(type(x), x):
+            p.fuel -= 2
+            pairs.append((k, x))
             continue
-        if step == _OUT_OF_FUEL:
-            return _map_of(p, with_marker(walk.pairs, UNKNOWN), large)
-        break
-    if walk.dropped:
-        return _map_of(p, with_marker(walk.pairs, UNKNOWN), large)
-    if walk.same and original is not None:
-        p.ctx.pairs[id(original)] = (original, walk.pairs)  # spares pass 2 another walk of its hash trie
+        outer = p.changed
+        p.changed = False
+        key = p.ctx.materialize(normalize(p, k, depth + 1))
+        key_changed = p.changed
+        p.changed = outer
+        if key_changed:
+            p.changed = True
+            dropped = True
+            continue
+        value = payload(p, x, depth + 1)
+        same = same and key is k and value is x
+        pairs.append((key, value))
+    return _finish_map(p, pairs, dropped, same, original, large)
+
+
+def _finish_map(p: Pass1, pairs: list[tuple[Any, Any]], dropped: bool, same: bool, original: Optional[SpellMap],
+                large: bool) -> Any:
+    """The map a walk that reached the end of its entries produces."""
+    if dropped:
+        return _map_of(p, with_marker(pairs, UNKNOWN), large)
+    if same and original is not None:
+        p.ctx.pairs[id(original)] = (original, pairs)  # spares pass 2 another walk of its hash trie
         return original
-    return _map_of(p, walk.pairs, large)
+    return _map_of(p, pairs, large)
 
 
 LAZY_AFTER = 17
@@ -238,7 +268,8 @@ _OUT_OF_FUEL = 2
 
 
 class MapWalk(EntrySource):
-    """Pass 1's walk of one map, entry by entry (``normalize_map``), resumable by a lazy ``LargeMap``."""
+    """Pass 1's walk of one map, entry by entry (``normalize_map``'s loop), resumable by a lazy
+    ``LargeMap``; ``step`` must stay the same walk as that loop (the lazy-map tests compare them)."""
 
     __slots__ = ("p", "entries", "depth", "inner", "pairs", "dropped", "same", "total", "pulled", "original",
                  "out_of_fuel", "pending")

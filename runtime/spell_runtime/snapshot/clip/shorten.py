@@ -331,7 +331,7 @@ def short_map(ctx: Ctx, m: Any, budget: int) -> SpellMap:
     omitted: Optional[int] = None
     fn_flagged = False
     quoted_floor = widths.quoted_floor()
-    fast = SHORTCUTS
+    fast = SHORTCUTS and (lazy is not None or len(entries) > 64)  # small maps: the plain loop is cheaper
     full = fast and not flagged_rest and widths.full(target)
     walk = lazy.source if lazy is not None and isinstance(lazy.source, MapWalk) else None
     i = -1
@@ -365,7 +365,9 @@ def short_map(ctx: Ctx, m: Any, budget: int) -> SpellMap:
             omitted = w if omitted is None else add_weight(omitted, w)
             continue
         key_form = vf_len(ctx, k, max(0, remaining))
-        allowance = _allowance(lazy, entries, i, remaining)
+        if lazy is not None:
+            _look_ahead(lazy, i, remaining)
+        allowance = max(8, quot(remaining, max(1, len(entries) - i)))
         accepted = False
         if key_form >= 0 and not fn_flagged and widths.too_wide(ctx, k, x, target):
             key_form = -1
@@ -396,12 +398,11 @@ def short_map(ctx: Ctx, m: Any, budget: int) -> SpellMap:
     return ctx.new_map(pairs) if pairs else EMPTY_MAP
 
 
-def _allowance(lazy: Optional[LargeMap], entries: list[tuple[Any, Any]], i: int, remaining: int) -> int:
-    """``max(8, quot(remaining, count - i))`` for entry ``i``. Of a lazy map, enough entries are walked
-    that the quotient is at most 8 whatever the final count (it can only grow), or all of them."""
-    if lazy is not None:
-        lazy.fill(i + max(0, quot(remaining, 9)) + 1)
-    return max(8, quot(remaining, max(1, len(entries) - i)))
+def _look_ahead(lazy: LargeMap, i: int, remaining: int) -> None:
+    """Walk a lazy map far enough that entry ``i``'s allowance, ``max(8, quot(remaining, count - i))``,
+    comes out the same from the entries known as from the final count (which can only be larger):
+    either the quotient is at most 8 already, or every entry is known."""
+    lazy.fill(i + max(0, quot(remaining, 9)) + 1)
 
 
 def _rest_unknown(lazy: Optional[LargeMap], entries: list[tuple[Any, Any]]) -> bool:
