@@ -11,6 +11,7 @@ wide ones were refused.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pytest
@@ -18,8 +19,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from spell_runtime.data import Keyword, SpellMap, vec
 from spell_runtime.data.atoms import K_SPELL_FN
-from spell_runtime.snapshot.clip import normalize, shorten
-from spell_runtime.snapshot.clip.core import render, snapshot
+from spell_runtime.snapshot import backend
+
+# The interpreted core, also where the mypyc-compiled one is installed: the switches below are module
+# globals, which compiled code does not read back from its module's dictionary.
+core = backend.load_pure()
+normalize = sys.modules[backend.PURE + ".normalize"]
+shorten = sys.modules[backend.PURE + ".shorten"]
 
 atoms = st.one_of(st.integers(-10**20, 10**20), st.text(alphabet="ab\"", max_size=30),
                   st.builds(Keyword, st.text(alphabet="abcdefgh", min_size=1, max_size=14)))
@@ -34,9 +40,19 @@ values = st.one_of(atoms, atoms, st.none(), st.booleans(), st.sampled_from([-1, 
 maps = st.lists(st.tuples(keys, values), min_size=18, max_size=400).map(SpellMap.from_pairs)
 
 
+# Entries from one unit to well past the budget, so that maps fill up to a few units short of it
+# and a narrow entry later on may still fit, or the closing :unknown marker entry may fit after
+# wide entries were left out (its count then shows how many were).
+narrow_or_wide = st.lists(
+    st.tuples(st.one_of(st.sampled_from([Keyword(c) for c in "abcdefg"] + list(range(10))),
+                        st.builds(lambda n: Keyword("long-key-" + "x" * n), st.integers(0, 40))),
+              st.one_of(st.integers(0, 9), st.text(alphabet="z", max_size=40))),
+    min_size=18, max_size=300).map(SpellMap.from_pairs)
+
+
 def _clip(value: Any, limit: int) -> tuple[str, bool]:
-    result, truncated = snapshot(value, limit)
-    return render(result), truncated
+    result, truncated = core.snapshot(value, limit)
+    return core.render(result), truncated
 
 
 def _reference(value: Any, limit: int) -> tuple[str, bool]:
@@ -50,6 +66,19 @@ def _reference(value: Any, limit: int) -> tuple[str, bool]:
 @given(maps, st.sampled_from([8, 24, 40, 64, 120, 300]))
 def test_lazy_walk_and_shortcuts_give_the_reference_result(m: SpellMap, limit: int) -> None:
     assert _clip(m, limit) == _reference(m, limit)
+
+
+@settings(max_examples=400, deadline=None)
+@given(narrow_or_wide, st.sampled_from([8, 16, 24, 40, 64, 100]))
+def test_narrow_and_wide_entries_give_the_reference_result(m: SpellMap, limit: int) -> None:
+    assert _clip(m, limit) == _reference(m, limit)
+
+
+def test_the_closing_marker_entry_can_fit_after_wide_entries() -> None:
+    wide = [(Keyword("k%d-%s" % (i, "w" * 60)), i) for i in range(200)]
+    text, _ = _clip(SpellMap.from_pairs(wide), 100)
+    assert ":spell/omitted :unknown" in text and ":spell/omitted-1" in text
+    assert (text, True) == _reference(SpellMap.from_pairs(wide), 100)
 
 
 @pytest.mark.parametrize("n", [500, 3000, 200_000])
@@ -74,3 +103,12 @@ def test_counts_within_the_fuel_stay_exact() -> None:
     shown = text.count(" :k") + text.startswith("(quote {:k")
     assert text.endswith(":spell/omitted %d})" % (1000 - shown))
     assert (text, True) == _reference(m, 1000)
+
+
+def test_a_nearly_full_map_still_takes_a_narrow_entry_after_wide_ones() -> None:
+    narrow = [(Keyword("k%d" % (10 + i)), 0) for i in range(8)]
+    wide = [(Keyword("wide-%d-%s" % (i, "w" * 20)), 0) for i in range(300)]
+    m = SpellMap.from_pairs([*narrow, *wide[:100], (Keyword("a"), 1), *wide[100:]])
+    text, _ = _clip(m, 103)
+    assert text.startswith("(quote {:k10 0") and ":a 1 :spell/omitted :unknown})" in text
+    assert (text, True) == _reference(m, 103)

@@ -406,11 +406,6 @@ class MapWalk(EntrySource):
     def unchanged(self) -> Optional[SpellMap]:
         return self.original if self.same and not self.dropped and self.out_of_fuel is False else None
 
-    def certain_unknown(self) -> bool:
-        # Every walked entry costs at least one unit of fuel: more entries left than fuel means the
-        # walk stops on one of them; a dropped key ends the map with the marker too.
-        return self.dropped or (self.total >= 0 and self.total - self.pulled > self.p.fuel)
-
 
 def _lazy_ok(v: SpellMap) -> bool:
     """A lazy ``LargeMap`` must answer ``MapInfo`` without its entries: no function flag, and not a

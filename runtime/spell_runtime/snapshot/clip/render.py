@@ -59,10 +59,6 @@ class EntrySource:
         nothing for a dropped key; False once the walk is over."""
         return False
 
-    def certain_unknown(self) -> bool:
-        """True when the entries still to come are certain to end with an ``:unknown`` marker entry."""
-        return False
-
     def unchanged(self) -> Optional[SpellMap]:
         """Once the walk is over: the map walked, when every entry came out as it was (pass 1 then
         hands back the map itself, and so does ``materialize``)."""

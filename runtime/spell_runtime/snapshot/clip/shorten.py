@@ -27,7 +27,6 @@ from .shapes import (
     K_ERR,
     K_OUT,
     STRING_FLOOR,
-    UNKNOWN,
     add_weight,
     build_envelope,
     controls,
@@ -35,8 +34,6 @@ from .shapes import (
     diagnostic_width,
     entry_weight,
     extra_entries,
-    is_marker_key,
-    marker_count,
     with_marker,
 )
 from .text import Window, escapes
@@ -273,11 +270,6 @@ class _MapWidth:
         (far below any target otherwise, so the test using it never decides alone)."""
         return 10 + self.quoted + self.n + 1 if self.all_lit else -(1 << 60)
 
-    def full(self, target: int) -> bool:
-        """True when no entry at all can be added within ``target``: every spelling's width with the
-        narrowest possible entry (two units, see ``least_with``) is already beyond it."""
-        return self.floor() + 2 > target
-
     def least_with(self, ctx: Ctx, k: Any, x: Any) -> int:
         """A lower bound of ``width_with`` for the entry ``k x``, whichever spelling it leads to and
         however ``x`` is shortened; costs a few attribute reads (``_least_width``)."""
@@ -316,15 +308,14 @@ fused with it, the stop once nothing fits): the reference they are tested agains
 def short_map(ctx: Ctx, m: Any, budget: int) -> SpellMap:
     """``short_map``: entries in order while they fit; the rest summed into one marker entry.
 
-    Once no entry at all could still fit (``_MapWidth.full``), the rest are only counted, and not
-    even that when they are certain to end with an ``:unknown`` marker, which absorbs every count
-    (issue 14). A lazy ``LargeMap`` is walked only as far as that point, and as far as the
-    allowance of each measured entry needs its count of entries to be known (``_allowance``).
+    Entries a quoted map cannot take are recognised without calls, and past the shown ones a lazy
+    ``LargeMap``'s walk and that test run as one loop (``MapWalk.skip_wide``); a lazy map is walked
+    as far as the allowance of each measured entry needs its count to be known (``_look_ahead``)
+    (issue 14). Every entry pass 1 kept is still looked at: a narrow one may fit in what is left.
     """
     target = budget - 32
     lazy = m if type(m) is LargeMap and not m.is_complete() else None
     entries = m.pairs if type(m) is LargeMap else ctx.entries(m)
-    flagged_rest = ctx.info(m).flagged  # a truthy :spell/fn entry may still fit (as (fn ...)): walk on
     pairs: list[tuple[Any, Any]] = []
     widths = _MapWidth(target)
     remaining = target
@@ -332,7 +323,6 @@ def short_map(ctx: Ctx, m: Any, budget: int) -> SpellMap:
     fn_flagged = False
     quoted_floor = widths.quoted_floor()
     fast = SHORTCUTS and (lazy is not None or len(entries) > 64)  # small maps: the plain loop is cheaper
-    full = fast and not flagged_rest and widths.full(target)
     walk = lazy.source if lazy is not None and isinstance(lazy.source, MapWalk) else None
     i = -1
     while True:
@@ -348,10 +338,6 @@ def short_map(ctx: Ctx, m: Any, budget: int) -> SpellMap:
             if lazy.fill(i + 1) <= i:
                 break
         if i >= len(entries):
-            break
-        if full and _rest_unknown(lazy, entries):
-            # Nothing more can be shown and the rest's count is :unknown whatever it holds.
-            omitted = UNKNOWN
             break
         k, x = entries[i]
         if not fn_flagged and k is not K_SPELL_FN and (
@@ -388,7 +374,6 @@ def short_map(ctx: Ctx, m: Any, budget: int) -> SpellMap:
                 remaining = target - width
                 fn_flagged = fn_flagged or flags_fn
                 quoted_floor = widths.quoted_floor()
-                full = fast and not flagged_rest and not fn_flagged and widths.full(target)
                 accepted = True
         if not accepted:
             w = entry_weight(k, x)
@@ -403,18 +388,6 @@ def _look_ahead(lazy: LargeMap, i: int, remaining: int) -> None:
     comes out the same from the entries known as from the final count (which can only be larger):
     either the quotient is at most 8 already, or every entry is known."""
     lazy.fill(i + max(0, quot(remaining, 9)) + 1)
-
-
-def _rest_unknown(lazy: Optional[LargeMap], entries: list[tuple[Any, Any]]) -> bool:
-    """True when the entries not yet looked at are certain to hold an ``:unknown`` marker entry (pass 1
-    ends a walk cut short with one, as its last entry)."""
-    if lazy is not None and not lazy.is_complete():
-        source = lazy.source
-        return source is not None and source.certain_unknown()
-    if not entries:
-        return False
-    k, x = entries[-1]
-    return is_marker_key(k) and marker_count(x) == UNKNOWN
 
 
 # -- envelopes --------------------------------------------------------------------------------
