@@ -49,6 +49,7 @@ from spell_runtime.invoke import host_class_name
 from ..expand.builtin_macros import MACROS, MacroArgError
 from . import bound, native_ops
 from .ir import (
+    TAIL_CTXS,
     Binding,
     BuiltinCall,
     BuiltinRef,
