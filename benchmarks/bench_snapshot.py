@@ -26,13 +26,18 @@ from spell_runtime.valueform import value_form
 LIMIT = 10000
 
 
+CLOCK = time.process_time
+"""CPU time of this (single-threaded) process: on a machine shared with other busy processes, wall
+time mostly measures the scheduler (the same reason bench_turns.py uses thread time)."""
+
+
 def median_ms(fn: Callable[[], Any], repeat: int) -> float:
     fn()  # warm caches (first touch of a large input is paged in, not clipped)
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = CLOCK()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(CLOCK() - start)
     return statistics.median(times) * 1000
 
 
@@ -100,15 +105,18 @@ def main() -> None:
     print()
     big = keyword_map(10**6)
     shown = keyword_map(900)
-    clip_fast = median_ms(lambda: compiled.snapshot(big, LIMIT), repeat) if compiled else None
-    clip_slow = median_ms(lambda: pure.snapshot(big, LIMIT), repeat)
     print_ms = median_ms(lambda: pr_str(shown), repeat)
-    clip_ms = clip_fast if clip_fast is not None else clip_slow
-    print("issue 14 map rows (clip_ms: %s core)" % ("compiled" if clip_fast is not None else "interpreted"))
-    print("%-40s %10.3f ms %8d chars" % ("clip a 10^6-entry map to %d" % LIMIT, clip_ms,
+    clip_slow = median_ms(lambda: pure.snapshot(big, LIMIT), repeat)
+    clip_fast = median_ms(lambda: compiled.snapshot(big, LIMIT), repeat) if compiled else None
+    print("issue 14 map rows (target: clip <= 3 x pr-str)")
+    print("%-40s %10.3f ms %8d chars" % ("clip a 10^6-entry map to %d, interpreted" % LIMIT, clip_slow,
                                          len(pure.render(pure.snapshot(big, LIMIT)[0]))))
+    if clip_fast is not None:
+        print("%-40s %10.3f ms" % ("clip a 10^6-entry map to %d, compiled" % LIMIT, clip_fast))
     print("%-40s %10.3f ms %8d chars" % ("pr-str of a 900-entry map", print_ms, len(pr_str(shown))))
-    print("%-40s %10.1f   (target <= 3)" % ("ratio clip / pr-str", clip_ms / print_ms))
+    print("%-40s %10.1f" % ("ratio clip / pr-str, interpreted", clip_slow / print_ms))
+    if clip_fast is not None:
+        print("%-40s %10.1f" % ("ratio clip / pr-str, compiled", clip_fast / print_ms))
     print()
     ref = vec(range(2200))
     form = value_form(ref)

@@ -61,6 +61,11 @@ def forget_texts() -> None:
     from spellc import state
 
     state.reset_caches()
+    from spellc import compiler
+
+    templates = getattr(compiler, "templates", None)  # program templates (absent in older checkouts)
+    if templates is not None:
+        templates.clear()
 
 
 def session(turns: int) -> list[float]:

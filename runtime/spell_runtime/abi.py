@@ -67,6 +67,7 @@ class H:
     RECUR_VALUE: Final = "_recur_value"
     STALE: Final = "_stale"
     SUBUNITS: Final = "_subunits"
+    SUBUNITS_VALUE: Final = "_subunits_value"
     GET: Final = "_get"
     IS: Final = "_is"
     SPELL_EQ: Final = "_spell_eq"
@@ -152,7 +153,7 @@ def compiled_namespace() -> dict[str, Any]:
         H.UNWIND: s.unwind, H.RESTORE: s.restore, H.DESTRUCTURE: destructure, H.LOOP_REBIND: s.loop_rebind,
         H.PRIVATE_REBIND: s.private_rebind,
         H.APPLY: s.apply_fn, H.IS_MACRO: s.check_macro, H.MACRO_CALL: s.macro_call, H.MAKE_RECUR: s.make_recur,
-        H.RECUR_OF: s.recur_of,        H.RECUR_VALUE: s.recur_value, H.STALE: s.stale, H.SUBUNITS: s.subunits, H.GET: get, H.IS: operator.is_,
+        H.RECUR_OF: s.recur_of,        H.RECUR_VALUE: s.recur_value, H.STALE: s.stale, H.SUBUNITS: s.subunits, H.SUBUNITS_VALUE: s.subunits_value, H.GET: get, H.IS: operator.is_,
         H.SPELL_EQ: spell_eq,
         H.THROW: s.throw, H.THROW_NOW: s.throw_now, H.FAIL: s.fail, H.FAIL_NOW: s.fail_now,
         H.HOST_FAIL_NOW: s.host_fail_now, H.ARITY_TEXT: s.arity_text, H.CONV: s.conv, H.SEQ_FAIL: s.seq_fail,

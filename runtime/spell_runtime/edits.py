@@ -14,14 +14,16 @@ identity and recorded positions.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
+from itertools import islice
 from typing import Any, Final, Optional
 
 from .data.atoms import BigInt, Float32, Symbol
 from .data.hashmap import SpellMap
-from .data.plist import PList, plist
+from .data.plist import VIEW_MIN, PList, plist
 from .data.vector import LineVector, PVector, vec
 from .rendercache import is_plain_data, rendered
 from .valueform import value_form
@@ -197,7 +199,7 @@ def may_change(form: Any) -> bool:
             else:
                 continue
             if answer is None:
-                answer, pending = _children_answer(kids)
+                answer, pending = _children_answer(kids if t is not PList or x.count < VIEW_MIN else _unanswered(x))
                 if pending:
                     todo.append((x, pending))
                     todo.extend((k, None) for k in pending)
@@ -205,8 +207,34 @@ def may_change(form: Any) -> bool:
         if len(_can_change) >= _CAN_CHANGE_LIMIT:
             _can_change.clear()
         _can_change[id(x)] = (x, bool(answer))
+        if not answer and type(x) is PList and x.count >= VIEW_MIN:
+            _unchanging_lists.insert(0, tuple(x))
+            del _unchanging_lists[_UNCHANGING_KEEP:]
     found = _remembered(form)
     return True if found is None else found
+
+
+_UNCHANGING_KEEP: Final = 4
+_unchanging_lists: list[tuple[Any, ...]] = []
+"""The elements of the last long lists found unable to change, newest first. A turn's program body
+is a new list object each turn, but it starts with the very elements of last turn's body: those
+are known unable to change without asking each of them (issue 14)."""
+
+
+def _unanswered(x: PList) -> Any:
+    """The elements of long list ``x`` past the longest run it shares, from its start, with a list
+    remembered as unchanging (compared by identity, at C speed). Every element of an unchanging
+    list is unchanging, so the run needs no answer of its own."""
+    items = tuple(x)
+    for known in _unchanging_lists:
+        n = len(known)
+        if n <= len(items) and all(map(operator.is_, known, items)):
+            return items[n:]
+        # Last turn's trailing form is read back from the rendered prefix as a new object when its
+        # text changes there ('x → (quote x)): the run then ends one short of the whole list.
+        if n - 1 <= len(items) and all(map(operator.is_, islice(known, n - 1), items)):
+            return items[n - 1:]
+    return items
 
 
 def _remembered(x: Any) -> Optional[bool]:

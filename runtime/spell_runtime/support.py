@@ -240,7 +240,7 @@ def stale(code: Callable[..., Any], form: Any, D: dict[Any, Any], head: Any, arg
     return fresh(D, head, *args)
 
 
-def subunits(D: dict[Any, Any], elems: tuple[Any, ...], keys: tuple[Any, ...],
+def subunits(D: dict[Any, Any], elems: tuple[Any, ...], keys: Any,
              undo: Optional[list[Any]]) -> Optional[list[Any]]:
     """Evaluate the leading elements of a long body sequence, each as its own cached unit.
 
@@ -278,6 +278,30 @@ def subunits(D: dict[Any, Any], elems: tuple[Any, ...], keys: tuple[Any, ...],
     finally:
         recorder.finish()
     return undo
+
+
+def subunits_value(D: dict[Any, Any], elems: tuple[Any, ...], keys: Any,
+                   undo: Optional[list[Any]]) -> tuple[Optional[list[Any]], Any]:
+    """``subunits`` for a whole body sequence whose value is needed: (undo, the last element's value).
+
+    The last element is never replayed (``replay`` restores bindings, not values): it is
+    evaluated every time, as its own cached unit too.
+    """
+    from .hooks import subunit
+
+    n = len(elems)
+    undo = subunits(D, elems[:n - 1], keys, undo)
+    form = elems[n - 1]
+    unit = subunit(form, keys[n - 1])
+    own: list[Any] = []
+    try:
+        value = unit(D, own)
+    except SpellError as e:
+        e.containing_form = form
+        raise
+    finally:
+        undo = merge_undo(undo, own)
+    return undo, value
 
 
 def make_recur(vals: tuple[Any, ...]) -> RecurMarker:

@@ -49,6 +49,7 @@ from spell_runtime.invoke import host_class_name
 from ..expand.builtin_macros import MACROS, MacroArgError
 from . import bound, native_ops
 from .ir import (
+    TAIL_CTXS,
     Binding,
     BuiltinCall,
     BuiltinRef,
@@ -115,6 +116,25 @@ class SourceIndex:
         if not (1 <= line <= len(self._starts) and 1 <= end_line <= len(self._starts)):
             return None
         return self.text[self._starts[line - 1] + col:self._starts[end_line - 1] + end_col]
+
+
+class SourceKeys:
+    """The sub-unit cache keys of a body sequence's elements (``ir.SubUnits.keys``): element ``i``'s
+    source text, cut only when that element's unit is not found by identity (issue 14: cutting
+    every element's text each turn made a turn cost grow with the program)."""
+
+    __slots__ = ("source", "spans", "offset")
+
+    def __init__(self, source: Optional[SourceIndex], spans: Any, offset: int) -> None:
+        self.source = source
+        self.spans = spans
+        self.offset = offset
+
+    def __getitem__(self, i: int) -> Optional[str]:
+        if self.source is None or not self.spans:
+            return None
+        j = i + self.offset
+        return self.source.text_of(self.spans[j]) if j < len(self.spans) else None
 
 
 _SELF_EVALUATING = (type(None), bool, int, BigInt, float, Float32, Fraction, Decimal, str, Keyword, Pattern)
@@ -290,11 +310,15 @@ class Analyzer:
         n = len(forms)
         start = 0
         if self.subunits and n > SUBUNIT_MIN:
+            keys = SourceKeys(self.source, spans, offset)
+            if ctx not in TAIL_CTXS:
+                # Not a tail (no recur can target it): the last element is a sub-unit too and gives
+                # the value, so the enclosing code is the same whatever the elements are
+                # (ir.SubUnits.value; the turn loop's (eval (do ...)), see compiler.templates).
+                elems = tuple(forms)
+                return Seq(whole, pos, ctx, (SubUnits(whole, pos, ctx, elems, keys, True),), elems)
             # All but the last element become separately cached units (see ir.SubUnits).
-            lead = forms[:-1]
-            keys = tuple(self.source.text_of(spans[i + offset] if spans and i + offset < len(spans) else None)
-                         if self.source is not None else None for i in range(len(lead)))
-            nodes.append(SubUnits(whole, pos, Ctx.STMT, tuple(lead), keys))
+            nodes.append(SubUnits(whole, pos, Ctx.STMT, tuple(forms[:-1]), keys))
             start = n - 1
         for i in range(start, n):
             f = forms[i]

@@ -152,7 +152,8 @@ class Seq(Node):
     """A body sequence (``do``, and the bodies of let/loop/try/catch/fn): annotates ``:containing-form``.
 
     ``body`` has one node per element of ``elems``, except that it may start with one
-    ``SubUnits`` node standing for all elements but the last.
+    ``SubUnits`` node standing for all elements but the last, or be one ``SubUnits`` node
+    standing for them all.
     """
 
     body: tuple[Node, ...]
@@ -164,11 +165,18 @@ class SubUnits(Node):
 
     A completion grows by a form or two per turn and is re-evaluated whole; compiling each
     element separately, keyed by its source text, makes a turn cost what its new forms cost.
-    ``keys`` are the cache keys (the elements' source text, or None to use printed text).
+    ``keys`` are the cache keys (indexable like ``elems``: the elements' source text, or None
+    to use printed text; cut lazily, see ``analyzer.SourceKeys``).
+
+    ``value``: the node stands for *every* element, the last one included, and its value is
+    the last element's (issue 14: a body with no recur target, so the program's code does not
+    depend on any of its elements and the compiler can reuse it turn after turn, see
+    ``spellc.compiler.templates``).
     """
 
     elems: tuple[Any, ...]
-    keys: tuple[Any, ...]
+    keys: Any
+    value: bool = False
 
 
 class Def(Node):

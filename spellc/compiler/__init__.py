@@ -44,6 +44,7 @@ from ..analyze.ir import Fn
 from ..emit.emitter import Emitter
 from ..emit.source import python_text
 from ..state import EPOCH, SUB_BY_FORM_LIMIT, Unit, UnitKey, base_namespace
+from . import templates
 
 COMPILER_VERSION = "0.1.0"
 
@@ -131,6 +132,15 @@ def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[
     from spell_runtime.printer import pr_str
 
     base_namespace()
+    spine = templates.spine_of(form) if incremental and templates.enabled() else None
+    if spine is not None:
+        shape = templates.shape_key(spine, source_name + (" (via source)" if via_source else ""), EPOCH[0])
+        known, template = templates.lookup(shape)
+        if template is not None:
+            _register_source(source_name, source_text)
+            return templates.instantiate(template, spine)
+        if known:
+            spine = None  # a shape that does not qualify: compile as usual
     index = _source_index(source_text) if source_text is not None else None
     source = index if incremental else None
     # The key is the form's own source text when it has one (cutting it out is much cheaper than
@@ -153,6 +163,9 @@ def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[
         _register_source(filename, source_text)
         ns = _exec_module(mod, emitter, filename, via_source)
         unit = ns["_unit"]
+        if spine is not None and not via_source:
+            templates.learn(templates.shape_key(spine, source_name, EPOCH[0]), spine, emitter.consts,
+                            emitter.table, ns, bool(emitter.functions))
         key = key._replace(epoch=EPOCH[0])  # analysis may have moved the epoch
         state.unit_cache[key] = unit
         if incremental:

@@ -225,6 +225,16 @@ class ScopeEmitter(TypedEmitter):
         stmts = self.seq_stmts(node, scope, info, result_var=v)
         return Result(stmts, P.name(v))
 
+    def e_SubUnits(self, node: ir.SubUnits, scope: Scope, info: FnInfo) -> Result:
+        """Every element of a body sequence as cached sub-units; the value is the last one's (``value``)."""
+        assert node.value, "only a SubUnits node standing for every element has a value"
+        scope.used = True
+        r = self.tmp()
+        call = P.callname(H.SUBUNITS_VALUE, P.name("D"), self.const(node.elems), self.const(node.keys),
+                          P.name(scope.undo))
+        return Result([P.assign(r, call), P.assign(scope.undo, P.subscript(P.name(r), P.const(0)))],
+                      P.subscript(P.name(r), P.const(1)))
+
     def seq_stmts(self, node: ir.Seq, scope: Scope, info: FnInfo, result_var: Optional[str] = None,
                   bare_ci: Optional[str] = None) -> list[ast.stmt]:
         """A body sequence; unless ``bare_ci`` is given, wrapped in a handler that marks the failing element.
@@ -252,7 +262,8 @@ class ScopeEmitter(TypedEmitter):
         if all(_cannot_fail(el) for el in node.body):
             return body
         skipped = len(node.elems) - n
-        index: ast.expr = P.name(ci) if n > 1 else P.const(skipped)
+        # A sequence that is one SubUnits node marks its own failing element (-1 = already marked).
+        index: ast.expr = P.name(ci) if n > 1 else P.const(-1 if type(node.body[0]) is ir.SubUnits else skipped)
         handler = [P.raise_(P.callname(H.SEQ_FAIL, P.name(L.EXC), P.name("D"), P.name(L.TABLE),
                                        self.const(node.elems), index))]
         prologue: list[ast.stmt] = [P.assign(ci, P.const(0))] if n > 1 else []

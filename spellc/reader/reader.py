@@ -24,7 +24,7 @@ from typing import Any, Final, Optional
 
 from spell_runtime.data.atoms import Keyword, Pattern, Symbol
 from spell_runtime.data.hashmap import SpellMap
-from spell_runtime.data.plist import EMPTY, Span, plist
+from spell_runtime.data.plist import EMPTY, Span, owned_plist, plist
 from spell_runtime.data.positions import set_span
 from spell_runtime.data.vector import is_vector, vec
 from spell_runtime.gensym import next_id
@@ -269,7 +269,7 @@ class Reader:
         if kind == _LIST:
             if not items:
                 return EMPTY
-            value = plist(items)
+            value = owned_plist(items)  # the frame is done with its list: a long one is viewed, not copied
             value.span = span
             value.child_spans = child_spans
             return value

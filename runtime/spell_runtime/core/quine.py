@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from ..data.atoms import BigInt, Char, Float32, Keyword, Symbol
 from ..data.hashmap import spell_map
-from ..data.plist import PList, plist
+from ..data.plist import PList, owned_plist, plist
 from ..data.text import from_units, to_units
 from ..edits import apply_edits, process_siblings
 from ..errors import HostError
@@ -68,7 +68,7 @@ def split_quine(q: Any) -> tuple[Any, list[Any], list[Any]]:
 
 
 def _quine_of(name: Any, inert: list[Any], body: list[Any]) -> PList:
-    tail = plist([S_EVAL, plist([S_DO, *body])])
+    tail = plist([S_EVAL, owned_plist([S_DO, *body])])
     return plist([S_QUINE, name, *inert, tail])
 
 

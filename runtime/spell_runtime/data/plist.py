@@ -158,6 +158,21 @@ def plist(items: Iterable[Any], is_seq: bool = False) -> PList:
     return result
 
 
+VIEW_MIN = 32
+"""From this length on, ``owned_plist`` presents its list as a view instead of building cells."""
+
+
+def owned_plist(items: list[Any]) -> PList:
+    """``plist(items)`` for a Python list the caller hands over and never changes again: a long one
+    becomes a view of it (O(1) to make, C-speed to iterate). The reader's lists and the turn
+    loop's programs go through here: a long session's program body is rebuilt every turn, and
+    building and walking its cells was most of the turn's cost growth (issue 14)."""
+    n = len(items)
+    if n < VIEW_MIN:
+        return plist(items)
+    return view(items, 0, n, False)
+
+
 def plist_of(*items: Any) -> PList:
     """``plist`` of the arguments."""
     return plist(items)

@@ -54,7 +54,9 @@ def test_every_node_kind_appears_and_is_well_formed() -> None:
             if isinstance(n, (ir.Local, ir.Global, ir.BuiltinRef)):
                 assert type(n.sym) is Symbol
             if isinstance(n, ir.Seq):
-                if n.body and isinstance(n.body[0], ir.SubUnits):
+                if n.body and isinstance(n.body[0], ir.SubUnits) and n.body[0].value:
+                    assert len(n.body) == 1 and n.body[0].elems == n.elems  # every element, the value too
+                elif n.body and isinstance(n.body[0], ir.SubUnits):
                     assert len(n.body) == 2 and n.body[0].elems == n.elems[:-1]
                 else:
                     assert len(n.body) == len(n.elems)

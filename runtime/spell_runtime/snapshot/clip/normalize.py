@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Optional
 
-from ...data.atoms import Char, Keyword, Symbol
+from ...data.atoms import K_SPELL_FN, Char, Keyword, Symbol
 from ...data.equality import spell_eq
 from ...data.hashmap import SpellMap, SpellSet
 from ...data.plist import PList, plist
@@ -26,21 +26,26 @@ from ...data.vector import LineVector, PVector
 from ...hooks import read_all
 from ...readable import is_reader_number
 from ..lazy import END, is_lazy
-from .render import Ctx, data_text, is_number
+from .render import Ctx, EntrySource, data_text, is_number, reader_keyword
 from .selection import Allowance, select
 from .shapes import (
+    ATOM_FLOOR,
     BOUNDED,
     CONVERSION_FAILED,
     K_ERR,
+    K_OK,
     K_OUT,
     K_TRUNCATED,
     SOURCE_UNAVAILABLE,
+    STRING_FLOOR,
     UNKNOWN,
     UNREADABLE_NUMBER,
     UNSUPPORTED,
+    add_weight,
     build_envelope,
     controls,
     diagnostic,
+    entry_weight,
     is_envelope_key,
     marker,
     with_marker,
@@ -110,7 +115,12 @@ def normalize(p: Pass1, v: Any, depth: int) -> Any:
             return _envelope(p, v, depth)
         # A large map is walked lazily: pass 1 stops at the first entry its fuel cannot pay for.
         entries = iter(p.ctx.entries(v)) if len(v) <= 16 else v.items()
-        return normalize_map(p, entries, depth, v if t is SpellMap else None)
+        # The snapshot's own value, when it is a map too large for the fuel to reach its end, is walked
+        # only as far as pass 2 reads it (issue 14): nothing else is normalised after it, so its fuel
+        # is nobody else's.
+        lazy = (LAZY_TOP_MAPS and depth == 0 and t is SpellMap and len(v) > max(LAZY_AFTER, p.fuel // 2)
+                and _lazy_ok(v))
+        return normalize_map(p, entries, depth, v if t is SpellMap else None, lazy=lazy)
     if t is PList or isinstance(v, SpellSet) or is_lazy(v):
         return _sequence(p, v, depth)
     p.changed = True
@@ -190,12 +200,24 @@ def _atom(t: type, x: Any) -> bool:
 
 
 def normalize_map(p: Pass1, entries: Iterator[tuple[Any, Any]], depth: int, original: Optional[SpellMap],
-                  large: bool = True) -> Any:
+                  large: bool = True, lazy: bool = False) -> Any:
     """``normalize_map``: keys that would change are dropped (keys are never altered), counted as unknown.
 
     When nothing changed, ``original`` (if given) is returned itself rather than rebuilt; a result too
-    large to be shown whole is a ``LargeMap`` when ``large`` allows it.
+    large to be shown whole is a ``LargeMap`` when ``large`` allows it. ``lazy`` (the snapshot's own
+    value, where nothing else is normalised after the map: see ``_lazy_ok``) hands the walk over as a
+    lazy ``LargeMap`` once it has ``LAZY_AFTER`` entries.
     """
+    if lazy:
+        walk = MapWalk(p, entries, depth, original)
+        while len(walk.pairs) < LAZY_AFTER:
+            step = walk.step()
+            if step == _OUT_OF_FUEL:
+                return _map_of(p, with_marker(walk.pairs, UNKNOWN), large)
+            if step == _DONE:
+                return _finish_map(p, walk.pairs, walk.dropped, walk.same, original, large)
+        return p.ctx.large_map(walk.pairs, walk, False)
+    # The eager walk: MapWalk.step's body inline (a call per entry costs small maps a third more).
     pairs: list[tuple[Any, Any]] = []
     dropped = False
     same = True
@@ -220,12 +242,178 @@ def normalize_map(p: Pass1, entries: Iterator[tuple[Any, Any]], depth: int, orig
         value = payload(p, x, depth + 1)
         same = same and key is k and value is x
         pairs.append((key, value))
+    return _finish_map(p, pairs, dropped, same, original, large)
+
+
+def _finish_map(p: Pass1, pairs: list[tuple[Any, Any]], dropped: bool, same: bool, original: Optional[SpellMap],
+                large: bool) -> Any:
+    """The map a walk that reached the end of its entries produces."""
     if dropped:
         return _map_of(p, with_marker(pairs, UNKNOWN), large)
     if same and original is not None:
         p.ctx.pairs[id(original)] = (original, pairs)  # spares pass 2 another walk of its hash trie
         return original
     return _map_of(p, pairs, large)
+
+
+LAZY_AFTER = 17
+"""Entries a lazy map is walked eagerly first: past 16 a map's ``MapInfo`` no longer looks at its entries."""
+
+LAZY_TOP_MAPS = True
+"""False walks every map eagerly: the reference the lazy walk is tested against."""
+
+_GOING = 0
+_DONE = 1
+_OUT_OF_FUEL = 2
+
+
+class MapWalk(EntrySource):
+    """Pass 1's walk of one map, entry by entry (``normalize_map``'s loop), resumable by a lazy
+    ``LargeMap``; ``step`` must stay the same walk as that loop (the lazy-map tests compare them)."""
+
+    __slots__ = ("p", "entries", "depth", "inner", "pairs", "dropped", "same", "total", "pulled", "original",
+                 "out_of_fuel", "pending")
+
+    p: Pass1
+    entries: Iterator[tuple[Any, Any]]
+    depth: int
+    inner: bool
+    pairs: list[tuple[Any, Any]]
+    dropped: bool
+    same: bool
+    total: int
+    pulled: int
+    original: Optional[SpellMap]
+    out_of_fuel: bool
+    pending: Any  # an entry taken from ``entries`` but not walked yet (``skip_wide``), or None
+
+    def __init__(self, p: Pass1, entries: Iterator[tuple[Any, Any]], depth: int,
+                 original: Optional[SpellMap]) -> None:
+        self.p = p
+        self.entries = entries
+        self.depth = depth
+        self.inner = depth + 1 <= MAX_DEPTH
+        self.pairs = []
+        self.dropped = False
+        self.same = True
+        self.original = original
+        self.total = len(original) if original is not None else -1  # entries of the map walked (-1: not known)
+        self.pulled = 0
+        self.out_of_fuel = False
+        self.pending = None
+
+    def step(self) -> int:
+        """Walk one entry: ``_GOING``, or the walk ended (``_DONE``) or ran out of fuel with entries left."""
+        item = self.pending
+        if item is None:
+            item = next(self.entries, END)
+            if item is END:
+                return _DONE
+        else:
+            self.pending = None
+        self.pulled += 1
+        p = self.p
+        k, x = item
+        if p.fuel <= 0:
+            p.changed = True
+            self.out_of_fuel = True
+            return _OUT_OF_FUEL
+        if self.inner and p.fuel > 1 and _atom(type(k), k) and _atom(type(x), x):
+            p.fuel -= 2
+            self.pairs.append((k, x))
+            return _GOING
+        outer = p.changed
+        p.changed = False
+        key = p.ctx.materialize(normalize(p, k, self.depth + 1))
+        key_changed = p.changed
+        p.changed = outer
+        if key_changed:
+            p.changed = True
+            self.dropped = True
+            return _GOING
+        value = payload(p, x, self.depth + 1)
+        self.same = self.same and key is k and value is x
+        self.pairs.append((key, value))
+        return _GOING
+
+    def skip_wide(self, least: int, ctx: Ctx) -> tuple[int, int]:
+        """Walk on while the next entries are literal atoms (pass 1 keeps those as they are) too wide
+        for ``short_map`` to show: each of them would need more than ``least`` units besides what the
+        map has (see ``shorten._MapWidth.quoted_floor``). They join ``pairs`` as ``step`` would add
+        them; (how many, their summed weight). Stops before anything else, which ``step`` then walks.
+
+        This is ``step`` and ``short_map``'s first test fused into one loop without calls: past the
+        entries a clipped map shows, it is all that is left of a snapshot of a large map."""
+        p = self.p
+        pairs = self.pairs
+        entries = self.entries
+        taken = 0
+        weight = 0
+        if not self.inner or self.pending is not None:
+            return 0, 0
+        while p.fuel > 1:
+            item = next(entries, END)
+            if item is END:
+                break
+            k, x = item
+            tk = type(k)
+            tx = type(x)
+            if tk is Keyword:
+                if k is K_SPELL_FN or not reader_keyword(k):
+                    self.pending = item
+                    break
+                wk = 1 + len(k.name) + (len(k.ns) + 1 if k.ns is not None else 0)
+            elif tk is int:
+                wk = len(str(k)) if -(10 ** 17) < k < 10 ** 17 else 18
+            elif tk is str:
+                wk = 2 + len(k)
+            else:
+                self.pending = item
+                break
+            if tx is int:
+                wx = min(len(str(x)) if -(10 ** 17) < x < 10 ** 17 else 18, ATOM_FLOOR)
+            elif tx is Keyword:
+                if not reader_keyword(x):
+                    self.pending = item
+                    break
+                wx = min(1 + len(x.name) + (len(x.ns) + 1 if x.ns is not None else 0), ATOM_FLOOR)
+            elif tx is str:
+                wx = min(2 + len(x), STRING_FLOOR)
+            else:
+                self.pending = item
+                break
+            if wk + wx <= least:
+                self.pending = item
+                break
+            self.pulled += 1
+            p.fuel -= 2
+            pairs.append(item)
+            taken += 1
+            if tk is Keyword and k.ns == "spell":
+                weight = add_weight(weight, entry_weight(k, x))
+            else:
+                weight += 1
+        return taken, weight
+
+    def more(self, pairs: list[tuple[Any, Any]]) -> bool:
+        step = self.step()
+        if step == _GOING:
+            return True
+        if step == _OUT_OF_FUEL or self.dropped:
+            pairs.append(with_marker(pairs, UNKNOWN)[-1])
+        return False
+
+    def unchanged(self) -> Optional[SpellMap]:
+        return self.original if self.same and not self.dropped and self.out_of_fuel is False else None
+
+
+def _lazy_ok(v: SpellMap) -> bool:
+    """A lazy ``LargeMap`` must answer ``MapInfo`` without its entries: no function flag, and not a
+    possible envelope (a walk cut short could leave an envelope's shape)."""
+    flag = v.get(K_SPELL_FN)
+    if flag is not None and flag is not False:
+        return False
+    return not (v.contains(K_OK) and v.contains(K_OUT) and v.contains(K_ERR))
 
 
 def _map_of(p: Pass1, pairs: list[tuple[Any, Any]], large: bool) -> Any:

@@ -51,6 +51,20 @@ class Overflow(Exception):
     """Raised inside a capped render as soon as the text passes its cap."""
 
 
+class EntrySource:
+    """Where a lazy ``LargeMap`` gets its further entries: pass 1's walk of a map, continued on demand."""
+
+    def more(self, pairs: list[tuple[Any, Any]]) -> bool:
+        """Append the next normalised entry (or the walk's closing marker entry) to ``pairs``, or
+        nothing for a dropped key; False once the walk is over."""
+        return False
+
+    def unchanged(self) -> Optional[SpellMap]:
+        """Once the walk is over: the map walked, when every entry came out as it was (pass 1 then
+        hands back the map itself, and so does ``materialize``)."""
+        return None
+
+
 class LargeMap:
     """A map pass 1 produced with too many entries to ever be shown whole (more than ``grace / 4``).
 
@@ -59,29 +73,96 @@ class LargeMap:
     with the target. It is only ever a map *value* inside the snapshot's working
     data — never a key or a set element — and ``materialize`` turns any that
     survive into ordinary maps before the snapshot is returned.
+
+    Lazy (issue 14): the snapshot's top-level map is handed over by pass 1 after a
+    few entries, with the ``EntrySource`` that continues its walk. ``pairs`` then
+    holds the entries normalised so far; ``fill`` extends them as far as a reader
+    needs (the width bound, ``short_map``), and ``complete`` walks to the end when
+    a reader needs them all — so a clip costs what its output shows, not the fuel.
     """
 
-    __slots__ = ("pairs", "fn_flag")
+    __slots__ = ("pairs", "fn_flag", "source", "whole")
 
     pairs: list[tuple[Any, Any]]
     fn_flag: bool
+    source: Optional[EntrySource]
+    whole: Optional[SpellMap]
 
-    def __init__(self, pairs: list[tuple[Any, Any]]) -> None:
+    def __init__(self, pairs: list[tuple[Any, Any]], source: Optional[EntrySource] = None,
+                 fn_flag: Optional[bool] = None) -> None:
+        """``fn_flag`` must be given (and exact) for a lazy map: it cannot be found without its entries."""
         self.pairs = pairs
-        flag = False
-        for k, v in pairs:
-            if k is K_SPELL_FN and v is not None and v is not False:
-                flag = True
-        self.fn_flag = flag
+        self.source = source
+        self.whole = None
+        if fn_flag is None:
+            fn_flag = False
+            for k, v in pairs:
+                if k is K_SPELL_FN and v is not None and v is not False:
+                    fn_flag = True
+        self.fn_flag = fn_flag
+
+    def fill(self, n: int) -> int:
+        """Normalise entries until there are at least ``n`` (or no more); how many there are now."""
+        source = self.source
+        pairs = self.pairs
+        while source is not None and len(pairs) < n:
+            if not source.more(pairs):
+                self.whole = source.unchanged()
+                source = None
+                self.source = None
+        return len(pairs)
+
+    def is_complete(self) -> bool:
+        return self.source is None
+
+    def complete(self) -> list[tuple[Any, Any]]:
+        """Every entry."""
+        while self.source is not None:
+            self.fill(len(self.pairs) + 1024)
+        return self.pairs
+
+    def iter_pairs(self) -> Iterator[tuple[Any, Any]]:
+        """The entries in order, normalising further ones only as they are reached."""
+        i = 0
+        while i < len(self.pairs) or self.fill(i + 1) > i:
+            yield self.pairs[i]
+            i += 1
+
+    def is_empty(self) -> bool:
+        return self.fill(1) == 0
 
     def __len__(self) -> int:
-        return len(self.pairs)
+        return len(self.complete())
+
+
+def wider_than(m: LargeMap, cap: int) -> bool:
+    """True when map ``m`` renders (as data or as a value form, however spelled) to more than ``cap``
+    units, decided from as few leading entries as that takes; False only once all are known."""
+    width = 1  # "{" and "}", less the separator the first entry does not need
+    i = 0
+    pairs = m.pairs
+    while i < len(pairs) or m.fill(i + 1) > i:
+        k, v = pairs[i]
+        width += _least_atom(k) + _least_atom(v) + 2  # "k v" and a separator
+        if width > cap:
+            return True
+        i += 1
+    return False
+
+
+def _least_atom(x: Any) -> int:
+    """A lower bound of ``x``'s width as data and as a value form (a value form is never narrower)."""
+    w = _atom_width(x, -1, False)
+    return w if w >= 1 else 1
 
 
 def _materialize(x: Any) -> Any:
     t = type(x)
     if t is LargeMap:
-        return SpellMap.from_pairs([(k, _materialize(v)) for k, v in x.pairs])
+        pairs = x.complete()
+        if x.whole is not None:
+            return x.whole
+        return SpellMap.from_pairs([(k, _materialize(v)) for k, v in pairs])
     if t is PVector or t is LineVector or t is PList or isinstance(x, SpellSet):
         items = list(x)
         done = [_materialize(e) for e in items]
@@ -218,9 +299,10 @@ class Ctx:
         self.infos[key] = (m, info)
         return info
 
-    def large_map(self, pairs: list[tuple[Any, Any]]) -> LargeMap:
+    def large_map(self, pairs: list[tuple[Any, Any]], source: Optional[EntrySource] = None,
+                  fn_flag: Optional[bool] = None) -> LargeMap:
         self.large += 1
-        return LargeMap(pairs)
+        return LargeMap(pairs, source, fn_flag)
 
     def materialize(self, x: Any) -> Any:
         """``x`` with every ``LargeMap`` inside it made an ordinary map (``x`` itself when there is none)."""
@@ -240,7 +322,7 @@ class Ctx:
     def entries(self, m: Any) -> list[tuple[Any, Any]]:
         """The entries of map ``m`` (a ``SpellMap`` or ``LargeMap``) in order."""
         if type(m) is LargeMap:
-            return m.pairs
+            return m.complete()
         found = self.pairs.get(id(m))
         if found is not None:
             return found[1]
@@ -405,7 +487,7 @@ def _literal_collection(ctx: Ctx, x: Any) -> bool:
     if is_map(x):
         if ctx.info(x).flagged:
             return False
-        for k, v in ctx.entries(x):
+        for k, v in (x.iter_pairs() if type(x) is LargeMap else ctx.entries(x)):
             if not literal(ctx, k) or not literal(ctx, v):
                 return False
         return True
@@ -491,7 +573,7 @@ def _open(sink: Sink, x: Any) -> Optional[_Frame]:
         sink.ascii("[")
         return _Frame(iter(x), "]", False)
     if is_map(x):
-        if not len(x):
+        if x.is_empty() if type(x) is LargeMap else not len(x):
             sink.ascii("{}")
             return None
         sink.ascii("{")
@@ -504,7 +586,7 @@ def _open(sink: Sink, x: Any) -> Optional[_Frame]:
 
 
 def _flatten(m: Any) -> Iterator[Any]:
-    for k, v in (m.pairs if type(m) is LargeMap else m.items()):
+    for k, v in (m.iter_pairs() if type(m) is LargeMap else m.items()):
         yield k
         yield v
 
@@ -537,13 +619,12 @@ def data(sink: Sink, x: Any, depth: int = 0) -> None:
             data(sink, e, depth + 1)
         sink.ascii(")" if t is PList else "]")
     elif t is SpellMap or t is LargeMap:
-        pairs = x.pairs if t is LargeMap else list(x.items())
-        if not pairs:
+        if x.is_empty() if t is LargeMap else not len(x):
             sink.ascii("{}")
             return
         sink.ascii("{")
         first = True
-        for k, v in pairs:
+        for k, v in (x.iter_pairs() if t is LargeMap else list(x.items())):
             if not first:
                 sink.ascii(" ")
             first = False
@@ -647,7 +728,8 @@ def vf(ctx: Ctx, sink: Sink, x: Any) -> None:
             return
     if is_map(x):
         parts = ctx.info(x).fn
-        if parts is None and sink.cap >= 0 and sink.n + 4 * len(x) + 1 > sink.cap:
+        if parts is None and sink.cap >= 0 and (wider_than(x, sink.cap - sink.n) if type(x) is LargeMap
+                                                else sink.n + 4 * len(x) + 1 > sink.cap):
             raise Overflow()  # "{k v k v}" needs at least this much, however it is spelled
         if parts is not None:
             sink.ascii("(fn ")

@@ -130,6 +130,12 @@ def entry_weight(k: Any, v: Any) -> int:
     return 1
 
 
+STRING_FLOOR: Final = len('"... [omitted 1 UTF-16; 0..1 of 1] ..."')
+"""No clipped string, written as data or a value form, is narrower than this."""
+ATOM_FLOOR: Final = len('{:spell/representation-unavailable true :type "" :reason ""}')
+"""No diagnostic, written inside quoted data, is narrower than its frame."""
+
+
 def add_weight(a: int, b: int) -> int:
     if a == UNKNOWN or b == UNKNOWN:
         return UNKNOWN

@@ -18,12 +18,15 @@ from ...data.atoms import K_SPELL_FN, Keyword
 from ...data.hashmap import EMPTY_MAP, SpellMap, SpellSet
 from ...data.plist import PList, plist
 from ...data.vector import LineVector, PVector, vec
-from .render import Ctx, data_len, fits, is_collection, is_map, literal, vf_len
+from .normalize import MapWalk
+from .render import Ctx, LargeMap, data_len, fits, is_collection, is_map, literal, vf_len
 from .selection import Allowance, select
 from .shapes import (
+    ATOM_FLOOR,
     EXCEEDS,
     K_ERR,
     K_OUT,
+    STRING_FLOOR,
     add_weight,
     build_envelope,
     controls,
@@ -158,11 +161,8 @@ def short_vector(ctx: Ctx, v: Any, budget: int) -> Any:
 
 # -- maps -------------------------------------------------------------------------------------
 
-_STRING_FLOOR: Final = len('"... [omitted 1 UTF-16; 0..1 of 1] ..."')
-"""No clipped string is narrower than its bare omission marker."""
-
-_ATOM_FLOOR: Final = len('{:spell/representation-unavailable true :type "" :reason ""}')
-"""No diagnostic, written inside quoted data, is narrower than its frame."""
+_STRING_FLOOR: Final = STRING_FLOOR
+_ATOM_FLOOR: Final = ATOM_FLOOR
 
 
 def _floor(ctx: Ctx, x: Any) -> int:
@@ -255,6 +255,21 @@ class _MapWidth:
         floor = _floor(ctx, x)
         return floor >= 0 and 10 + self.quoted + self._data(k) + 1 + floor + self.n > target
 
+    def floor(self) -> int:
+        """``least_with`` less its entry's own width, at its least over the spellings still possible:
+        a cheap first test that needs no ``literal`` check of the entry."""
+        least = 12 + self.into + self.n + 3
+        if self.keys_lit:
+            least = min(least, 2 + self.braced + self.n + 1)
+        if self.all_lit:
+            least = min(least, 10 + self.quoted + self.n + 1)
+        return least
+
+    def quoted_floor(self) -> int:
+        """``least_with`` of a literal-atom entry less the entry's width, while the map is quoted
+        (far below any target otherwise, so the test using it never decides alone)."""
+        return 10 + self.quoted + self.n + 1 if self.all_lit else -(1 << 60)
+
     def least_with(self, ctx: Ctx, k: Any, x: Any) -> int:
         """A lower bound of ``width_with`` for the entry ``k x``, whichever spelling it leads to and
         however ``x`` is shortened; costs a few attribute reads (``_least_width``)."""
@@ -285,26 +300,60 @@ class _MapWidth:
         self.all_lit = self.all_lit and k_lit and x_lit
 
 
+SHORTCUTS = True
+"""False turns off ``short_map``'s exact shortcuts (the first test without ``least_with``, the walk
+fused with it, the stop once nothing fits): the reference they are tested against."""
+
+
 def short_map(ctx: Ctx, m: Any, budget: int) -> SpellMap:
-    """``short_map``: entries in order while they fit; the rest summed into one marker entry."""
+    """``short_map``: entries in order while they fit; the rest summed into one marker entry.
+
+    Entries a quoted map cannot take are recognised without calls, and past the shown ones a lazy
+    ``LargeMap``'s walk and that test run as one loop (``MapWalk.skip_wide``); a lazy map is walked
+    as far as the allowance of each measured entry needs its count to be known (``_look_ahead``)
+    (issue 14). Every entry pass 1 kept is still looked at: a narrow one may fit in what is left.
+    """
     target = budget - 32
-    entries = ctx.entries(m)
-    count = len(entries)
+    lazy = m if type(m) is LargeMap and not m.is_complete() else None
+    entries = m.pairs if type(m) is LargeMap else ctx.entries(m)
     pairs: list[tuple[Any, Any]] = []
     widths = _MapWidth(target)
     remaining = target
     omitted: Optional[int] = None
     fn_flagged = False
-    for i in range(count):
+    quoted_floor = widths.quoted_floor()
+    fast = SHORTCUTS and (lazy is not None or len(entries) > 64)  # small maps: the plain loop is cheaper
+    walk = lazy.source if lazy is not None and isinstance(lazy.source, MapWalk) else None
+    i = -1
+    while True:
+        i += 1
+        if i >= len(entries) and lazy is not None:
+            if fast and walk is not None and widths.all_lit and not fn_flagged and not lazy.is_complete():
+                # Past what can be shown: walk pass 1 and this test in one loop (MapWalk.skip_wide).
+                taken, w = walk.skip_wide(target - quoted_floor, ctx)
+                if taken:
+                    omitted = w if omitted is None else add_weight(omitted, w)
+                    i += taken - 1
+                    continue
+            if lazy.fill(i + 1) <= i:
+                break
+        if i >= len(entries):
+            break
         k, x = entries[i]
-        if not fn_flagged and k is not K_SPELL_FN and widths.least_with(ctx, k, x) > target:
+        if not fn_flagged and k is not K_SPELL_FN and (
+                fast and quoted_floor + _least_width(k, False) + _least_width(x, True) > target
+                and type(k) in _LITERAL_ATOMS and type(x) in _LITERAL_ATOMS and literal(ctx, k)
+                and literal(ctx, x)  # least_with of a quoted map's literal entry, without the call
+                or widths.least_with(ctx, k, x) > target):
             # Cannot fit whatever its value is shortened to: omitted without measuring it, so a full
             # map costs what its shown entries cost, not what the remaining ones would (issue 14).
             w = entry_weight(k, x)
             omitted = w if omitted is None else add_weight(omitted, w)
             continue
         key_form = vf_len(ctx, k, max(0, remaining))
-        allowance = max(8, quot(remaining, max(1, count - i)))
+        if lazy is not None:
+            _look_ahead(lazy, i, remaining)
+        allowance = max(8, quot(remaining, max(1, len(entries) - i)))
         accepted = False
         if key_form >= 0 and not fn_flagged and widths.too_wide(ctx, k, x, target):
             key_form = -1
@@ -324,6 +373,7 @@ def short_map(ctx: Ctx, m: Any, budget: int) -> SpellMap:
                 widths.add(ctx, k, key_form, value)
                 remaining = target - width
                 fn_flagged = fn_flagged or flags_fn
+                quoted_floor = widths.quoted_floor()
                 accepted = True
         if not accepted:
             w = entry_weight(k, x)
@@ -331,6 +381,13 @@ def short_map(ctx: Ctx, m: Any, budget: int) -> SpellMap:
     if omitted is not None:
         pairs = with_marker(pairs, omitted)
     return ctx.new_map(pairs) if pairs else EMPTY_MAP
+
+
+def _look_ahead(lazy: LargeMap, i: int, remaining: int) -> None:
+    """Walk a lazy map far enough that entry ``i``'s allowance, ``max(8, quot(remaining, count - i))``,
+    comes out the same from the entries known as from the final count (which can only be larger):
+    either the quotient is at most 8 already, or every entry is known."""
+    lazy.fill(i + max(0, quot(remaining, 9)) + 1)
 
 
 # -- envelopes --------------------------------------------------------------------------------
