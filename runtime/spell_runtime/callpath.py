@@ -32,7 +32,12 @@ Position = tuple[int, int, int, int]
 MAX_PATH_LINES = 8
 """Call-path lines shown under an error's location line (deep recursion folds into fewer)."""
 
-_positions_cache: dict[CodeType, list[tuple[Optional[int], Optional[int], Optional[int], Optional[int]]]] = {}
+_positions_cache: dict[int, tuple[CodeType, list[tuple[Optional[int], Optional[int], Optional[int], Optional[int]]]]] = {}
+"""id(code) → (code, its co_positions). Keyed by identity: hashing a code object hashes its contents."""
+
+_site_cache: dict[tuple[int, int], tuple[CodeType, tuple[Any, Any, Any]]] = {}
+"""(id(code), instruction) → (code, ``site_in_frame`` result): a deep recursion asks the same few
+sites tens of thousands of times while it unwinds."""
 
 
 @dataclass(slots=True)
@@ -51,6 +56,8 @@ class CallSite:
     """For a builtin-applied fn, the head of the builtin call (``map``), when known."""
     pending: bool = True
     """Not yet seen by the caller's handler."""
+    repeat: int = 1
+    """How many times this same frame occurs here in a row (recursion is folded as it unwinds)."""
     name: Any = None
     """For a builtin-applied fn: the symbol the builtin call passed it by (``bad`` in ``(map bad xs)``)."""
 
@@ -60,10 +67,13 @@ def raw_position(tb: Optional[TracebackType]) -> Optional[tuple[Any, ...]]:
     if tb is None:
         return None
     code = tb.tb_frame.f_code
-    positions = _positions_cache.get(code)
-    if positions is None:
-        positions = list(code.co_positions())
-        _positions_cache[code] = positions
+    entry = _positions_cache.get(id(code))
+    if entry is None or entry[0] is not code:
+        entry = (code, list(code.co_positions()))
+        if len(_positions_cache) > 4096:  # bounded: it keeps code objects alive
+            _positions_cache.clear()
+        _positions_cache[id(code)] = entry
+    positions = entry[1]
     index = tb.tb_lasti // 2
     if 0 <= index < len(positions):
         return positions[index]
@@ -77,8 +87,25 @@ def site_in_frame(tb: Optional[TracebackType], table: Any, expr: Any = None) -> 
     them); a built module's ``SpanTable`` maps its text positions to Spell ones. With
     ``expr`` (a symbol), the position is narrowed to its occurrence in the call form.
     """
+    if tb is None:
+        return None, None, None
+    if expr is None:
+        code = tb.tb_frame.f_code
+        key = (id(code), tb.tb_lasti)
+        cached = _site_cache.get(key)
+        if cached is not None and cached[0] is code:
+            return cached[1]
+        found = _site(tb, table, None)
+        if len(_site_cache) > 4096:
+            _site_cache.clear()
+        _site_cache[key] = (code, found)
+        return found
+    return _site(tb, table, expr)
+
+
+def _site(tb: TracebackType, table: Any, expr: Any) -> tuple[Optional[Position], Optional[str], Any]:
     pos = raw_position(tb)
-    if pos is None or pos[0] is None or tb is None:
+    if pos is None or pos[0] is None:
         return None, None, None
     spell_key = getattr(table, "spell_key", None)
     if spell_key is not None:  # a SpanTable: built module text
@@ -108,7 +135,8 @@ def place_error(e: Any, tb: Optional[TracebackType], table: Any) -> None:
 
 def fill_pending(e: Any, tb: Optional[TracebackType], table: Any, D: Any = None) -> None:
     """The caller's handler: give the innermost pending frame its call site (from this frame)."""
-    frame = e.frames[-1]
+    frames = e.frames
+    frame = frames[-1]
     frame.pending = False
     position, source, form = site_in_frame(tb, table)
     frame.position, frame.source = position, source
@@ -118,6 +146,12 @@ def fill_pending(e: Any, tb: Optional[TracebackType], table: Any, D: Any = None)
         if type(form) is PList and form.count:
             frame.via = form.first
             frame.name = _passed_as(form, frame.fn_form, D)
+    if len(frames) > 1:  # recursion: the same call again right outside, fold it
+        inner = frames[-2]
+        if (inner.head is frame.head and inner.fn_form is frame.fn_form and inner.position == position
+                and inner.source == source and inner.via is frame.via and inner.name is frame.name):
+            inner.repeat += frame.repeat
+            frames.pop()
 
 
 def _passed_as(call: Any, fn_form: Any, D: Any) -> Any:
@@ -225,9 +259,9 @@ def call_path_lines(frames: list[CallSite], default_source: str, limit: int = MA
     for frame in frames:
         text = frame_text(frame, default_source)
         if runs and runs[-1][0] == text:
-            runs[-1] = (text, runs[-1][1] + 1)
+            runs[-1] = (text, runs[-1][1] + frame.repeat)
         else:
-            runs.append((text, 1))
+            runs.append((text, frame.repeat))
     out: list[str] = []
     for text, n in runs[:limit]:
         out.append("  in %s" % text if n == 1 else "  in %s  (%d times)" % (text, n))

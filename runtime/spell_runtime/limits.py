@@ -309,12 +309,16 @@ def deadline(seconds: Optional[float]) -> Iterator[None]:
             yield
         finally:
             _WATCHDOG.finish(w)
-    except EvalTimeout:
+    except EvalTimeout as timeout:
         _WATCHDOG.finish(w)
         if not w.fired:
             raise  # not ours (cannot happen while outer deadlines are paused; kept for safety)
         err = stamped(SpellError(TIMED_OUT % seconds_text(seconds)), TIMEOUT_REASON)
-        err.position = _spell_position(sys.exc_info()[2])
+        err.position = _spell_position(timeout.__traceback__)
+        # The Spell error still links to the timeout (``__context__``, hidden by ``from None``): cut the
+        # timeout's own traceback and chain, which can be as deep as the stack was (issue 16).
+        timeout.__traceback__ = None
+        timeout.__context__ = None
         raise err from None
     finally:
         _local.watches.remove(w)
@@ -324,19 +328,23 @@ def deadline(seconds: Optional[float]) -> Iterator[None]:
 
 def _spell_position(tb: Optional[TracebackType]) -> Optional[tuple[int, int, int, int]]:
     """Where the evaluation was when it was interrupted: the innermost frame of compiled Spell
-    code (its file name is the Spell source's, not a ``.py`` file) mapped through ``co_positions``."""
-    found: Optional[tuple[int, int, int, int]] = None
+    code (its file name is the Spell source's, not a ``.py`` file) mapped through ``co_positions``.
+
+    Only that frame's positions are read: a timeout that lands in a deep recursion brings a
+    traceback tens of thousands of frames long, and listing every frame's ``co_positions``
+    took seconds (issue 16, the timed-out stack-overflow loop)."""
+    from .callpath import raw_position
+
+    innermost: Optional[TracebackType] = None
     while tb is not None:
-        code = tb.tb_frame.f_code
-        if not code.co_filename.endswith(".py"):
-            positions = list(code.co_positions())
-            index = tb.tb_lasti // 2
-            if 0 <= index < len(positions):
-                line, end_line, col, end_col = positions[index]
-                if line is not None:
-                    found = (line, col or 0, end_line or line, end_col or 0)
+        if not tb.tb_frame.f_code.co_filename.endswith(".py"):
+            innermost = tb
         tb = tb.tb_next
-    return found
+    pos = raw_position(innermost)
+    if pos is None or pos[0] is None:
+        return None
+    line, end_line, col, end_col = pos
+    return (line, col or 0, end_line or line, end_col or 0)
 
 
 @contextmanager

@@ -441,6 +441,25 @@ def _data_suffix(data: Any) -> str:
     return " " + pr_str(trimmed)
 
 
+def _replaced_interrupt(e: BaseException) -> Optional[BaseException]:
+    """A timeout (or other non-``Exception`` signal) that ``e`` replaced, if any.
+
+    A timeout can land in the handler of a frame at the bottom of a deep recursion, whose own
+    work then overflows the stack: the ``RecursionError`` replaces the timeout, would become a
+    catchable ``Stack overflow``, and the timeout would be lost. The interrupt wins.
+    """
+    if not isinstance(e, Exception):
+        return None
+    ctx = e.__context__
+    for _ in range(16):
+        if ctx is None:
+            return None
+        if not isinstance(ctx, Exception):
+            return ctx
+        ctx = ctx.__context__
+    return None
+
+
 def conv(e: BaseException, D: dict[Any, Any], table: dict[Any, Any]) -> BaseException:
     """Turn whatever reached a compiled frame's handler into the exception to re-raise.
 
@@ -448,6 +467,14 @@ def conv(e: BaseException, D: dict[Any, Any], table: dict[Any, Any]) -> BaseExce
     ``Function call failed: <head>: ...`` for the call that failed in this frame.
     Typed control exceptions and non-``Exception`` signals pass through untouched.
     """
+    if e.__context__ is not None:
+        interrupt = _replaced_interrupt(e)
+        if interrupt is not None:
+            e = interrupt
+        # Whatever this exception replaced (the RecursionErrors of a stack overflow, the error a
+        # timeout interrupted) is of no use to Spell, and a chain of them — each holding a traceback
+        # as deep as the stack — is what made a timed-out overflow loop slow and huge (issue 16).
+        e.__context__ = None
     if isinstance(e, SpellError):
         if e.env is None:  # the first compiled frame to see this error: the one it happened in
             e.env = snapshot(D)
