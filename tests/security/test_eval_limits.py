@@ -287,6 +287,6 @@ def test_a_timeout_replaced_by_an_overflow_in_a_handler_still_wins() -> None:
         try:
             raise timeout
         except limits.EvalTimeout:
-            raise RecursionError("maximum recursion depth exceeded")
+            raise RecursionError("maximum recursion depth exceeded")  # noqa: B904 - the implicit context is the point
     except RecursionError as overflow:
         assert support.conv(overflow, {}, {}) is timeout
