@@ -471,10 +471,11 @@ def conv(e: BaseException, D: dict[Any, Any], table: dict[Any, Any]) -> BaseExce
         interrupt = _replaced_interrupt(e)
         if interrupt is not None:
             e = interrupt
-        # Whatever this exception replaced (the RecursionErrors of a stack overflow, the error a
-        # timeout interrupted) is of no use to Spell, and a chain of them — each holding a traceback
-        # as deep as the stack — is what made a timed-out overflow loop slow and huge (issue 16).
-        e.__context__ = None
+        if not isinstance(e, Exception) or isinstance(e.__context__, RecursionError):
+            # What a timeout or a stack overflow replaced is of no use to Spell, and a chain of those —
+            # each holding a traceback as deep as the stack — made a timed-out overflow loop slow and
+            # huge (issue 16). Other chains stay: fault classification reads a host error's origin.
+            e.__context__ = None
     if isinstance(e, SpellError):
         if e.env is None:  # the first compiled frame to see this error: the one it happened in
             e.env = snapshot(D)
