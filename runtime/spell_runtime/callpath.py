@@ -128,9 +128,10 @@ def place_error(e: Any, tb: Optional[TracebackType], table: Any) -> None:
     position, source, _ = site_in_frame(tb, table, e.expr)
     if position is not None:
         e.position = position
-        # After libns.claim (a library names its own file); code of eval'd data keeps the caller's name.
-        if e.source_name is None and source is not None and not source.startswith("<spell"):
-            e.source_name = source.removesuffix(" (via source)")
+        # Not ``source_name``: that is the caller's (or a library's, libns.claim) to give, and compiled
+        # code's file name can be an internal one (a test's unit); error results fall back to it.
+        if source is not None and not source.startswith("<spell"):
+            e.position_source = source.removesuffix(" (via source)")
 
 
 def fill_pending(e: Any, tb: Optional[TracebackType], table: Any, D: Any = None) -> None:

@@ -35,6 +35,8 @@ class SpellError(Exception):
     result: Any
     position: Optional[tuple[int, int, int, int]]
     source_name: Optional[str]
+    position_source: Optional[str]
+    """The file name of the compiled code ``position`` was found in (``callpath.place_error``)."""
     extra: dict[Any, Any]
     """Further result-map keys (``:spell/recovery-phase``, ``:spell/completion-error``...)."""
 
@@ -50,6 +52,7 @@ class SpellError(Exception):
         self.result = result
         self.position = None
         self.source_name = None
+        self.position_source = None
         self.extra = {}
 
     def __str__(self) -> str:

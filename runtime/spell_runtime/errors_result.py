@@ -45,11 +45,12 @@ def error_result(e: SpellError) -> SpellMap:
     # For people and tools reading results, never for the model (runtime.md §8.3: the ``_error``
     # map takes only :error, :in and :trace): where it failed and the call path with call sites.
     if e.position is not None:
-        pairs.append((K_POSITION, "%s:%d:%d" % (e.source_name or "<spell>", e.position[0], e.position[1] + 1)))
+        source = e.source_name or e.position_source or "<spell>"
+        pairs.append((K_POSITION, "%s:%d:%d" % (source, e.position[0], e.position[1] + 1)))
     if e.frames:
         from .callpath import call_path_value
 
-        pairs.append((K_CALL_PATH, call_path_value(e.frames, e.source_name or "<spell>")))
+        pairs.append((K_CALL_PATH, call_path_value(e.frames, e.source_name or e.position_source or "<spell>")))
     return SpellMap.from_pairs(pairs)
 
 
