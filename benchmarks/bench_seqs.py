@@ -1,11 +1,12 @@
 """Sequence builtins inside loops: the quadratic traps of issue 16 item 7.
 
-Run: ``python benchmarks/bench_seqs.py`` (prints a table). Each row runs one
+Run: ``python benchmarks/bench_seqs.py [WORD...]`` (prints a table; with words, only the rows
+whose name contains one). Each row runs one
 Spell loop at size N and at 2N and prints both times and their ratio: ≈ ×2 means
 the loop is linear (each step costs O(1) or O(what it adds)), ≈ ×4 means every
 step copies what came before. ``BENCH_SCALE`` (default 1) multiplies every N.
 
-Rows that stay quadratic are marked: ``drop``/``drop-last``/``pop`` return
+Rows that stay quadratic are marked: ``drop``/``drop-last``/``pop``/``subvec`` return
 *vectors* (language.md §3.5), and pyrsistent's C vector has no offset and no
 O(1) pop (its slices, ``delete`` and evolvers all copy), so every ``(drop 1 v)``
 or ``(pop v)`` copies ``v``'s remaining elements, at C speed (~35 ns each).
@@ -45,6 +46,10 @@ ROWS: list[tuple[str, int, str]] = [
      "(loop [xs (vec (range {n})) k 0] (if (empty? xs) k (recur (drop 1 xs) (inc k))))"),
     ("pop of a vector in a loop (stays quadratic: C vector slice)", 5_000,
      "(loop [xs (vec (range {n})) k 0] (if (empty? xs) k (recur (pop xs) (inc k))))"),
+    ("drop-last of a vector in a loop (stays quadratic: vector result)", 5_000,
+     "(loop [xs (vec (range {n})) k 0] (if (empty? xs) k (recur (drop-last xs) (inc k))))"),
+    ("subvec from 1 of a vector in a loop (stays quadratic: C vector slice)", 5_000,
+     "(loop [xs (vec (range {n})) k 0] (if (empty? xs) k (recur (subvec xs 1) (inc k))))"),
 ]
 
 
@@ -68,11 +73,16 @@ def row(program: str, n: int, repeat: int) -> tuple[float, float]:
 
 
 def main() -> None:
+    import sys
+
+    only = sys.argv[1:]  # words: run only the rows whose name contains one of them
     scale = float(os.environ.get("BENCH_SCALE", "1"))
     repeat = int(os.environ.get("BENCH_REPEAT", "3"))
     print("| loop | N | time at N (ms) | time at 2N (ms) | 2N/N |")
     print("|---|---:|---:|---:|---:|")
     for name, n0, program in ROWS:
+        if only and not any(word in name for word in only):
+            continue
         n = max(1, int(n0 * scale))
         small, large = row(program, n, repeat)
         print("| %s | %d | %.1f | %.1f | ×%.2f |" % (name, n, small * 1000, large * 1000, large / small))

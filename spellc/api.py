@@ -21,9 +21,14 @@ from .environment import new_env as new_env  # re-exported: spellc.api.new_env i
 from .reader import read_all, read_first
 
 
-def _locate(e: SpellError, source_name: str) -> SpellError:
+def _locate(e: SpellError, source_name: str, form: Any = None) -> SpellError:
+    """Finish an error's position: the expr's own span, else where it occurs in the failing form."""
     if e.position is None and e.expr is not None:
         e.position = span_of(e.expr)
+    if e.position is None and form is not None:
+        from .error_position import locate_error
+
+        e.position = locate_error(e, form)
     if e.source_name is None:
         e.source_name = source_name
     return e
@@ -51,12 +56,13 @@ def eval_string(source: str, source_name: str = "<string>", *, eval_timeout_sec:
     forms = read_all(source)
     D = new_env(effects=effects)
     value: Any = None
+    form: Any = None
     try:
         with limits.deadline(timeout), limits.collection_limit(size):
             for form in forms:
                 value, _ = run_form(D, form, source_name, source)
     except SpellError as e:
-        raise _locate(e, source_name) from None
+        raise _locate(e, source_name, form) from None
     finally:
         _close(D)
     return value

@@ -18,7 +18,7 @@ import re
 import sys
 from typing import Any, NoReturn, Optional
 
-MAX_PATH_LINES = 8
+MAX_PATH_LINES = 8  # kept equal to spell_runtime.callpath.MAX_PATH_LINES (not imported: start-up)
 EXIT_ERROR = 1
 EXIT_USAGE = 2
 
@@ -53,23 +53,13 @@ def usage(message: str) -> NoReturn:
 
 
 def spell_error_text(e: Any, name: str) -> str:
-    """The user-facing report of a Spell error: location line plus at most MAX_PATH_LINES call-path lines."""
-    from spell_runtime.printer import pr_str
+    """The user-facing report of a Spell error: the location line, then at most MAX_PATH_LINES lines of
+    call path with each call's site (recursion folded; ``spell_runtime.callpath``, shared with built
+    modules)."""
+    from spell_runtime.callpath import error_report
 
     name = getattr(e, "source_name", None) or name  # library code names its own file (packages.md §3)
-    line, col = 1, 1
-    pos = getattr(e, "position", None)
-    if pos is not None:
-        line, col = pos[0], pos[1] + 1
-    elif getattr(e, "line", None) is not None:
-        line, col = e.line, e.column
-    out = ["%s:%d:%d: %s" % (name, line, col, e)]
-    trace = list(getattr(e, "trace", None) or [])
-    for head in trace[:MAX_PATH_LINES]:
-        out.append("  in %s" % pr_str(head))
-    if len(trace) > MAX_PATH_LINES:
-        out.append("  ... %d more" % (len(trace) - MAX_PATH_LINES))
-    return "\n".join(out)
+    return error_report(e, name)
 
 
 def eval_expr(expr: str, eval_timeout: Optional[float] = None) -> None:

@@ -1,10 +1,11 @@
 """Where to point for a Spell error that carries no position of its own.
 
-Symbols are interned and carry no span (``spell_runtime.data.positions``), so an error about a
-symbol — ``Unbound symbol: x`` — has ``expr`` = the symbol and no ``position``; ``spellc run``
-then reports line 1, column 1. The test reports and the repl look for the symbol's first
-occurrence in the form that failed (its ``containing_form``, else the top-level form being
-run) and fall back to that form's own span.
+Compiled code finds most positions itself (``spell_runtime.callpath``: the instruction that
+was running when the error left the innermost compiled frame). This is the fallback for an
+error no compiled frame placed: symbols are interned and carry no span
+(``spell_runtime.data.positions``), so look for the error's ``expr`` in the form that failed
+(its ``containing_form``, else the top-level form being run) and fall back to that form's own
+span. ``eval_string``, ``spellc run``, the turn loop, the repl and the test reports use it.
 """
 
 from __future__ import annotations
@@ -29,26 +30,8 @@ def locate_error(e: Any, form: Any) -> Any:
     return None
 
 
-def occurrence(form: Any, target: Any, depth: int = 0) -> Any:
+def occurrence(form: Any, target: Any) -> Any:
     """The span of the first occurrence of ``target`` inside ``form`` (depth-first), or None."""
-    from spell_runtime.data.positions import child_spans_of, span_of
+    from spell_runtime.callpath import occurrence as find
 
-    if target is None or depth > 200:
-        return None
-    if form is target and span_of(form) is not None:
-        return span_of(form)
-    if isinstance(form, (str, bytes)) or not hasattr(form, "__iter__"):
-        return None
-    children = child_spans_of(form) or ()
-    try:
-        items = list(form.items()) if hasattr(form, "items") else list(form)
-    except TypeError:
-        return None
-    flat = [x for kv in items for x in kv] if hasattr(form, "items") else items
-    for i, child in enumerate(flat):
-        if child is target and i < len(children) and children[i] is not None:
-            return children[i]
-        found = occurrence(child, target, depth + 1)
-        if found is not None:
-            return found
-    return None
+    return find(form, target)

@@ -28,11 +28,15 @@ class SpellError(Exception):
     expr: Any
     env: Optional[dict[Any, Any]]
     trace: list[Any]
+    frames: list[Any]
+    """``callpath.CallSite`` records: the call path with call sites (not part of the Spell result map)."""
     containing_form: Any
     thrown: Any
     result: Any
     position: Optional[tuple[int, int, int, int]]
     source_name: Optional[str]
+    position_source: Optional[str]
+    """The file name of the compiled code ``position`` was found in (``callpath.place_error``)."""
     extra: dict[Any, Any]
     """Further result-map keys (``:spell/recovery-phase``, ``:spell/completion-error``...)."""
 
@@ -42,11 +46,13 @@ class SpellError(Exception):
         self.expr = expr
         self.env = None
         self.trace = []
+        self.frames = []
         self.containing_form = NO_VALUE
         self.thrown = thrown
         self.result = result
         self.position = None
         self.source_name = None
+        self.position_source = None
         self.extra = {}
 
     def __str__(self) -> str:
@@ -59,12 +65,16 @@ class HostError(Exception):
     message: str
     data: Any
     result: Any
+    inner_frames: list[Any]
+    """When a builtin wraps a failed Spell function's error: that error's ``frames`` (the call
+    path inside the function, see ``callpath``), continued by the Spell error this becomes."""
 
     def __init__(self, message: str, data: Any = None, result: Any = None) -> None:
         super().__init__(message)
         self.message = message
         self.data = data
         self.result = result
+        self.inner_frames = []
 
     def __str__(self) -> str:
         return self.message

@@ -17,6 +17,8 @@ K_CONTAINING = Keyword("containing-form")
 K_THROWN = Keyword("thrown")
 K_RESULT = Keyword("result")
 K_OK = Keyword("ok")
+K_CALL_PATH = Keyword("call-path", "spell")
+K_POSITION = Keyword("position", "spell")
 
 
 def env_map(env: Any) -> SpellMap:
@@ -40,6 +42,15 @@ def error_result(e: SpellError) -> SpellMap:
     if e.result is not None:
         pairs.append((K_RESULT, e.result))
     pairs.extend(e.extra.items())
+    # For people and tools reading results, never for the model (runtime.md §8.3: the ``_error``
+    # map takes only :error, :in and :trace): where it failed and the call path with call sites.
+    if e.position is not None:
+        source = e.source_name or e.position_source or "<spell>"
+        pairs.append((K_POSITION, "%s:%d:%d" % (source, e.position[0], e.position[1] + 1)))
+    if e.frames:
+        from .callpath import call_path_value
+
+        pairs.append((K_CALL_PATH, call_path_value(e.frames, e.source_name or e.position_source or "<spell>")))
     return SpellMap.from_pairs(pairs)
 
 

@@ -49,7 +49,9 @@ def call_spell_fn(D: Any, f: SpellFn, args: tuple[Any, ...]) -> Any:
     try:
         return code(D, None, *args)
     except SpellError as e:
-        raise HostError(e.message, None, _result_of(e)) from None
+        err = HostError(e.message, None, _result_of(e))
+        err.inner_frames = e.frames
+        raise err from None
 
 
 def _result_of(e: SpellError) -> Any:

@@ -42,14 +42,22 @@ What an interruption can leave, and why that is safe:
   integer text conversions are split into short pieces (``bigdigits``).
 
 Known cost of asynchronous delivery: a shot can also land in a garbage-collection
-callback (a ``weakref.finalize`` or ``__del__``) that happens to run on the evaluating
-thread; Python prints it as "Exception ignored" and that callback's work is cut short
-(the next shot still stops the evaluation).
+callback (a ``weakref.finalize``, a ``__del__``, a ``gc.callbacks`` entry — hypothesis
+installs one for the whole process) that happens to run on the evaluating thread; the
+callback's work is cut short and Python reports the shot as unraisable. ``deadline``
+keeps a ``sys.unraisablehook`` in front that recognises a lost ``EvalTimeout``, keeps
+it from the previous hook (pytest turns unraisable exceptions into test failures, and
+formatting a traceback as deep as the stack inside it took long enough for the next
+shot to land there too) and has the watchdog fire again at once instead of after
+``REFIRE_SECONDS``. With frequent collections (a deep recursion allocates tens of
+thousands of frames) this was what made a timed-out overflow loop flaky late in a
+long test session.
 
 Nesting: a nested evaluation on the same thread (a child completion evaluated while
 its parent waits in ``!llm-self``) pauses the parent's clock and runs under its own
 deadline; model calls pause the clock too (``paused()``): the limit bounds program
-evaluation, not provider latency. Futures run on their own threads without a deadline.
+evaluation, not provider latency. Futures run on their own threads under what is left
+of the deadline that started them (``futures``).
 """
 
 from __future__ import annotations
@@ -249,6 +257,14 @@ class _Watchdog:
             if w.fired:
                 _clear_async_exc(w.thread_id, None)
 
+    def refire_now(self, thread_id: int) -> None:
+        """A shot at ``thread_id`` was lost: fire again as soon as the watchdog runs."""
+        with self._cond:
+            for w in self._watches:
+                if w.thread_id == thread_id and w.fired and not w.done:
+                    w.refire_at = 0.0
+                    self._cond.notify()
+
     def _loop(self) -> None:
         with self._cond:
             while True:
@@ -271,6 +287,25 @@ class _Watchdog:
 _WATCHDOG: Final = _Watchdog()
 
 
+def _lost_shot_hook(unraisable: Any) -> None:
+    """``sys.unraisablehook`` in front of the previous one: a timeout swallowed by a gc callback or
+    finalizer is fired again at once; anything else goes to the previous hook."""
+    if isinstance(unraisable.exc_value, EvalTimeout):
+        _WATCHDOG.refire_now(threading.get_ident())
+        return
+    _previous_hook[0](unraisable)
+
+
+_previous_hook: list[Any] = [sys.unraisablehook]
+
+
+def _keep_hook_in_front() -> None:
+    current = sys.unraisablehook
+    if current is not _lost_shot_hook:
+        _previous_hook[0] = current
+        sys.unraisablehook = _lost_shot_hook
+
+
 def remaining() -> Optional[float]:
     """Seconds left before this thread's current evaluation times out (None: no deadline)."""
     if not _local.watches:
@@ -279,6 +314,11 @@ def remaining() -> Optional[float]:
     if w.expires is None:
         return w.remaining
     return max(0.0, w.expires - time.monotonic())
+
+
+def deadline_seconds() -> Optional[float]:
+    """The limit (seconds) of this thread's current evaluation deadline, or None."""
+    return _local.watches[-1].seconds if _local.watches else None
 
 
 def bounded_wait(timeout: Optional[float]) -> Optional[float]:
@@ -292,16 +332,20 @@ def bounded_wait(timeout: Optional[float]) -> Optional[float]:
 
 
 @contextmanager
-def deadline(seconds: Optional[float]) -> Iterator[None]:
+def deadline(seconds: Optional[float], shown: Optional[float] = None) -> Iterator[None]:
     """Bound the block by ``seconds`` of wall-clock time (None: no bound); a timeout becomes the Spell
-    error ``Evaluation timed out after N s`` (document fault, reason ``:timeout``)."""
+    error ``Evaluation timed out after N s`` (document fault, reason ``:timeout``), N being ``shown``
+    when given (a future's thread runs on what is left of the evaluation's limit, ``futures``)."""
     if seconds is None:
         yield
         return
     outer = _local.watches[-1] if _local.watches else None
     if outer is not None:
         _WATCHDOG.pause(outer)
+    _keep_hook_in_front()
     w = _Watch(seconds)
+    if shown is not None:
+        w.seconds = shown
     _local.watches.append(w)
     _WATCHDOG.add(w)
     try:
@@ -309,12 +353,16 @@ def deadline(seconds: Optional[float]) -> Iterator[None]:
             yield
         finally:
             _WATCHDOG.finish(w)
-    except EvalTimeout:
+    except EvalTimeout as timeout:
         _WATCHDOG.finish(w)
         if not w.fired:
             raise  # not ours (cannot happen while outer deadlines are paused; kept for safety)
-        err = stamped(SpellError(TIMED_OUT % seconds_text(seconds)), TIMEOUT_REASON)
-        err.position = _spell_position(sys.exc_info()[2])
+        err = stamped(SpellError(TIMED_OUT % seconds_text(w.seconds)), TIMEOUT_REASON)
+        err.position = _spell_position(timeout.__traceback__)
+        # The Spell error still links to the timeout (``__context__``, hidden by ``from None``): cut the
+        # timeout's own traceback and chain, which can be as deep as the stack was (issue 16).
+        timeout.__traceback__ = None
+        timeout.__context__ = None
         raise err from None
     finally:
         _local.watches.remove(w)
@@ -324,19 +372,23 @@ def deadline(seconds: Optional[float]) -> Iterator[None]:
 
 def _spell_position(tb: Optional[TracebackType]) -> Optional[tuple[int, int, int, int]]:
     """Where the evaluation was when it was interrupted: the innermost frame of compiled Spell
-    code (its file name is the Spell source's, not a ``.py`` file) mapped through ``co_positions``."""
-    found: Optional[tuple[int, int, int, int]] = None
+    code (its file name is the Spell source's, not a ``.py`` file) mapped through ``co_positions``.
+
+    Only that frame's positions are read: a timeout that lands in a deep recursion brings a
+    traceback tens of thousands of frames long, and listing every frame's ``co_positions``
+    took seconds (issue 16, the timed-out stack-overflow loop)."""
+    from .callpath import raw_position
+
+    innermost: Optional[TracebackType] = None
     while tb is not None:
-        code = tb.tb_frame.f_code
-        if not code.co_filename.endswith(".py"):
-            positions = list(code.co_positions())
-            index = tb.tb_lasti // 2
-            if 0 <= index < len(positions):
-                line, end_line, col, end_col = positions[index]
-                if line is not None:
-                    found = (line, col or 0, end_line or line, end_col or 0)
+        if not tb.tb_frame.f_code.co_filename.endswith(".py"):
+            innermost = tb
         tb = tb.tb_next
-    return found
+    pos = raw_position(innermost)
+    if pos is None or pos[0] is None:
+        return None
+    line, end_line, col, end_col = pos
+    return (line, col or 0, end_line or line, end_col or 0)
 
 
 @contextmanager

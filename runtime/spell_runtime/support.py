@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from types import CodeType, TracebackType
+from types import TracebackType
 from typing import Any, Optional
 
+from .callpath import CallSite, fill_pending, place_error, raw_position, site_in_frame
 from .context import CTX_KEY, Context, snapshot
 from .core.registry import BUILTINS, info_of
 from .data.atoms import Keyword, Symbol
@@ -328,21 +329,8 @@ def fail(message: str, form: Any) -> SpellError:
 
 # --------------------------------------------------------------------------- error conversion
 
-_positions_cache: dict[CodeType, list[tuple[Optional[int], Optional[int], Optional[int], Optional[int]]]] = {}
-
-
 def _position_at(tb: Optional[TracebackType]) -> Optional[tuple[Any, ...]]:
-    if tb is None:
-        return None
-    code = tb.tb_frame.f_code
-    positions = _positions_cache.get(code)
-    if positions is None:
-        positions = list(code.co_positions())
-        _positions_cache[code] = positions
-    index = tb.tb_lasti // 2
-    if 0 <= index < len(positions):
-        return positions[index]
-    return None
+    return raw_position(tb)
 
 
 class SpanTable(dict[Any, Any]):
@@ -355,11 +343,16 @@ class SpanTable(dict[Any, Any]):
     generated for it) and a failing instruction belongs to the innermost span that contains it.
     """
 
-    def __init__(self, spans: list[tuple[int, int, int, int, Any]] | str, forms: tuple[Any, ...] = ()) -> None:
+    def __init__(self, spans: list[tuple[int, int, int, int, Any]] | str, forms: tuple[Any, ...] = (),
+                 source: Optional[str] = None, spell: Optional[list[Any]] | str = None) -> None:
         super().__init__()
         self._spans: Optional[list[tuple[int, int, int, int, Any]]] = None if isinstance(spans, str) else spans
         self._packed = spans if isinstance(spans, str) else ""
         self._forms = forms
+        self.source = source
+        """The Spell source the module was built from (for error positions)."""
+        self._spell = spell
+        self._spell_list: Optional[list[Any]] = None if isinstance(spell, str) else spell
 
     @property
     def spans(self) -> list[tuple[int, int, int, int, Any]]:
@@ -369,20 +362,38 @@ class SpanTable(dict[Any, Any]):
             self._spans = unpack_spans(self._packed, self._forms)
         return self._spans
 
+    @property
+    def spell(self) -> Optional[list[Any]]:
+        """The Spell position (line, end line, col, end col) of each span's call form, in the order of
+        ``spans`` (None in modules built before they were recorded); packed like the spans."""
+        if self._spell_list is None and isinstance(self._spell, str):
+            numbers = [int(n) for n in self._spell.split()]
+            self._spell_list = [(numbers[k], numbers[k] + numbers[k + 1], numbers[k + 2], numbers[k + 3])
+                                for k in range(0, len(numbers), 4)]
+        return self._spell_list
+
     def get(self, pos: Any, default: Any = None) -> Any:
         """The call form of the innermost span holding ``pos`` = (line, end line, col, end col)."""
+        _, form = self.spell_key(pos)
+        return default if form is None else form
+
+    def spell_key(self, pos: Any) -> tuple[Any, Any]:
+        """(Spell position or None, call form or None) of the innermost span holding ``pos``."""
         line, eline, col, ecol = pos
         if line is None or col is None:
-            return default
+            return None, None
         start, end = (line, col), (eline if eline is not None else line, ecol if ecol is not None else col)
-        best: Any = default
+        best = -1
         best_key: tuple[int, int, int, int] = (-1, -1, 0, 0)
-        for sl, sc, el, ec, form in self.spans:
+        for i, (sl, sc, el, ec, _) in enumerate(self.spans):
             if (sl, sc) <= start and end <= (el, ec):
                 key = (sl, sc, -el, -ec)  # latest start, then earliest end: the innermost span
                 if key > best_key:
-                    best_key, best = key, form
-        return best
+                    best_key, best = key, i
+        if best < 0:
+            return None, None
+        spell = self.spell
+        return (spell[best] if spell is not None and best < len(spell) else None), self.spans[best][4]
 
 
 def pack_spans(spans: list[tuple[int, int, int, int, Any]]) -> tuple[str, list[Any]]:
@@ -396,6 +407,12 @@ def pack_spans(spans: list[tuple[int, int, int, int, Any]]) -> tuple[str, list[A
         numbers += (str(sl - previous), str(sc), str(el - sl), str(ec))
         previous = sl
     return " ".join(numbers), [form for *_, form in ordered]
+
+
+def pack_spell_positions(positions: list[Any]) -> str:
+    """The Spell positions (line, end line, col, end col) of ``pack_spans``' spans, in its order, as
+    four numbers each (line, line count, col, end col)."""
+    return " ".join("%d %d %d %d" % (p[0], (p[1] or p[0]) - p[0], p[2] or 0, p[3] or 0) for p in positions)
 
 
 def unpack_spans(packed: str, forms: tuple[Any, ...]) -> list[tuple[int, int, int, int, Any]]:
@@ -448,6 +465,25 @@ def _data_suffix(data: Any) -> str:
     return " " + pr_str(trimmed)
 
 
+def _replaced_interrupt(e: BaseException) -> Optional[BaseException]:
+    """A timeout (or other non-``Exception`` signal) that ``e`` replaced, if any.
+
+    A timeout can land in the handler of a frame at the bottom of a deep recursion, whose own
+    work then overflows the stack: the ``RecursionError`` replaces the timeout, would become a
+    catchable ``Stack overflow``, and the timeout would be lost. The interrupt wins.
+    """
+    if not isinstance(e, Exception):
+        return None
+    ctx = e.__context__
+    for _ in range(16):
+        if ctx is None:
+            return None
+        if not isinstance(ctx, Exception):
+            return ctx
+        ctx = ctx.__context__
+    return None
+
+
 def conv(e: BaseException, D: dict[Any, Any], table: dict[Any, Any]) -> BaseException:
     """Turn whatever reached a compiled frame's handler into the exception to re-raise.
 
@@ -455,16 +491,30 @@ def conv(e: BaseException, D: dict[Any, Any], table: dict[Any, Any]) -> BaseExce
     ``Function call failed: <head>: ...`` for the call that failed in this frame.
     Typed control exceptions and non-``Exception`` signals pass through untouched.
     """
+    if e.__context__ is not None:
+        interrupt = _replaced_interrupt(e)
+        if interrupt is not None:
+            e = interrupt
+        if not isinstance(e, Exception) or isinstance(e.__context__, RecursionError):
+            # What a timeout or a stack overflow replaced is of no use to Spell, and a chain of those —
+            # each holding a traceback as deep as the stack — made a timed-out overflow loop slow and
+            # huge (issue 16). Other chains stay: fault classification reads a host error's origin.
+            e.__context__ = None
     if isinstance(e, SpellError):
         if e.env is None:  # the first compiled frame to see this error: the one it happened in
             e.env = snapshot(D)
             claim(e, e.__traceback__)
+            if e.position is None:
+                place_error(e, e.__traceback__, table)
+        elif e.frames and e.frames[-1].pending:  # the caller of the function body it just left
+            fill_pending(e, e.__traceback__, table, D)
         return e
     if isinstance(e, ControlError) or not isinstance(e, Exception):
         return e
     if isinstance(e, RecursionError):
         err = SpellError("Stack overflow", None)
         err.env = snapshot(D)
+        place_error(err, e.__traceback__, table)
         return err
     if type(e) is KeyError and len(e.args) == 1 and type(e.args[0]) is Symbol:
         # A local read (``D[sym]``) of a loop name that a short recur request left unbound (Q16).
@@ -487,9 +537,12 @@ def conv(e: BaseException, D: dict[Any, Any], table: dict[Any, Any]) -> BaseExce
         if phase is not None:
             err.extra[K_RECOVERY] = phase
     err.env = snapshot(D)
-    if pos is not None and pos[0] is not None:
-        err.position = (pos[0], pos[2] or 0, pos[1] or pos[0], pos[3] or 0)
+    err.position, _, _ = site_in_frame(e.__traceback__, table)
     claim(err, e.__traceback__)
+    if isinstance(e, HostError) and e.inner_frames:  # a Spell fn a builtin called failed: keep its path
+        err.frames = list(e.inner_frames)
+        if err.frames[-1].pending:
+            fill_pending(err, e.__traceback__, table, D)
     return err
 
 
@@ -524,13 +577,18 @@ def priv_fail(e: BaseException, D: dict[Any, Any], table: dict[Any, Any], syms: 
 
 
 def fn_fail(e: BaseException, D: dict[Any, Any], table: dict[Any, Any], head: Any, elems: Any,
-            index: int, syms: tuple[Any, ...] = (), vals: tuple[Any, ...] = ()) -> BaseException:
-    """Handler of a Spell function body: sequence marking plus the call-path ``:trace`` entry."""
+            index: int, fn_form: Any = None, syms: tuple[Any, ...] = (), vals: tuple[Any, ...] = ()) -> BaseException:
+    """Handler of a Spell function body: sequence marking, the ``:trace`` entry of a directly
+    applied call, and a ``frames`` entry whose call site the caller's handler fills (``callpath``)."""
     err = seq_fail(e, D, table, elems, index)
     if syms:
         add_privates(err, syms, vals)
-    if head is not None and isinstance(err, SpellError):
-        err.trace.append(head)
+    if isinstance(err, SpellError):
+        if head is not None:
+            err.trace.append(head)
+        if err.frames and err.frames[-1].pending:  # the previous body's caller had no handler of its own
+            err.frames[-1].pending = False
+        err.frames.append(CallSite(head, fn_form))
     return err
 
 

@@ -76,7 +76,8 @@ def _exec_module(mod: ast.Module, emitter: Emitter, filename: str, via_source: b
     table = emitter.table
     if via_source:
         source = python_text(mod)
-        table = support.SpanTable(call_spans(mod, source, table))
+        entries = call_spans(mod, source, table)
+        table = support.SpanTable([e[:5] for e in entries], (), filename, [e[5] for e in entries])
         code = compile(source, filename, "exec")
     else:
         code = compile(mod, filename, "exec")
@@ -87,8 +88,8 @@ def _exec_module(mod: ast.Module, emitter: Emitter, filename: str, via_source: b
     return ns
 
 
-def call_spans(mod: ast.Module, source: str, table: dict[Any, Any]) -> list[tuple[int, int, int, int, Any]]:
-    """One (line, col, end line, end col, form) span per call form, for code compiled from ``source``,
+def call_spans(mod: ast.Module, source: str, table: dict[Any, Any]) -> list[tuple[int, int, int, int, Any, Any]]:
+    """One (line, col, end line, end col, form, Spell position) span per call form, for code compiled from ``source``,
     the ``ast.unparse`` text of ``mod`` (the path ``spellc build`` takes; see ``support.SpanTable``).
 
     The unparsed source parses back to the same tree, so walking both trees in step pairs each
@@ -111,7 +112,7 @@ def call_spans(mod: ast.Module, source: str, table: dict[Any, Any]) -> list[tupl
                         span[0], span[1] = b.lineno, b.col_offset
                     if (el, ec) > (span[2], span[3]):
                         span[2], span[3] = el, ec
-    return [(sl, sc, el, ec, table[key]) for key, (sl, sc, el, ec) in spans.items()]
+    return [(sl, sc, el, ec, table[key], key) for key, (sl, sc, el, ec) in spans.items()]
 
 
 def _source_index(text: str) -> SourceIndex:
@@ -241,14 +242,18 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     # Host failures are attributed by position, so the table is keyed by positions in this very file.
     offset = header.count("\n")
     names = {id(value): name for name, value in emitter.consts.items()}
+    # Sorted by start as pack_spans orders them, so the Spell positions can be written in the same order.
+    entries = sorted(call_spans(mod, body, emitter.table), key=lambda e: (e[0], e[1]))
     packed, span_forms = support.pack_spans([(sl + offset, sc, el + offset, ec, f)
-                                        for sl, sc, el, ec, f in call_spans(mod, body, emitter.table)])
+                                             for sl, sc, el, ec, f, _ in entries])
+    spell_packed = support.pack_spell_positions([key for *_, key in entries])
     form_refs: list[ast.expr] = [ast.Name(id=names[id(f)], ctx=ast.Load()) if id(f) in names else writer.expr(f)
                                  for f in span_forms]
     table_mod = ast.Module(body=[ast.Assign(
         targets=[ast.Name(id="_T", ctx=ast.Store())],
         value=ast.Call(func=ast.Name(id="SpanTable", ctx=ast.Load()),
-                       args=[ast.Constant(packed), ast.Tuple(elts=form_refs, ctx=ast.Load())],
+                       args=[ast.Constant(packed), ast.Tuple(elts=form_refs, ctx=ast.Load()),
+                             ast.Constant(source_name), ast.Constant(spell_packed)],
                        keywords=[]))], type_ignores=[])
     table_src = python_text(ast.fix_missing_locations(table_mod))
     unit_names = ", ".join("_unit%d" % i for i in range(len(forms)))
@@ -267,12 +272,13 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
         "    return value\n\n\n",
         'if __name__ == "__main__":\n',
         "    import sys\n\n",
+        "    from spell_runtime.callpath import error_report\n",
         "    from spell_runtime.errors import SpellError\n",
         "    from spell_runtime.printer import pr_str\n\n",
         "    try:\n",
         "        print(pr_str(run()))\n",
         "    except SpellError as e:\n",
-        '        print("%%s: %%s" %% (%r, e), file=sys.stderr)\n' % source_name,
+        '        print(error_report(e, %r), file=sys.stderr)\n' % source_name,
         "        sys.exit(1)\n",
         "else:\n",
         "    value = run()\n",

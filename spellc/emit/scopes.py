@@ -560,7 +560,8 @@ class ScopeEmitter(TypedEmitter):
             pre.append(P.assign(ci, P.const(0)))
             running = P.name(ci)
         handler = [P.raise_(P.callname(H.FN_FAIL, P.name(L.EXC), P.name("D"), P.name(L.TABLE), P.name(L.HEAD),
-                                       self.const(body.body.elems), running, *(privates or [])))]
+                                       self.const(body.body.elems), running, self.const(body.form),
+                                       *(privates or [])))]
         if info.static_refs:
             epoch = EPOCH[0] if self.epoch_base is None else self.epoch_base
             guard = P.if_(P.compare(P.subscript(P.name(H.EPOCH), P.const(0)), ast.NotEq(), P.const(epoch)),

@@ -19,7 +19,9 @@ def test_short_campaign_has_no_escapes_crashes_or_hangs() -> None:
     report = fuzz_spell.campaign(600, seed=16, workers=2, max_depth=400, eval_timeout=2.0, hang_seconds=60,
                                  budget_seconds=120)
     assert report.inputs >= 200
-    assert {"ok", "spell-error"} <= set(report.outcomes)
+    # inputs end in each mode that can refuse them; the compiler defers its errors to evaluation
+    # (a bad form fails only if it runs), so ``spell-error@compile`` is rare or absent
+    assert {"ok", "spell-error@read", "spell-error@eval"} <= set(report.outcomes)
     assert report.bad == 0, "\n".join("#%(index)d %(generator)s %(outcome)s: %(input).200r" % f
                                       for f in report.failures)
 

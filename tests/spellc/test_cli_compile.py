@@ -28,7 +28,8 @@ def test_eval_error_names_position_and_call_path() -> None:
     assert result.exit_code == 1
     lines = result.output.splitlines()
     assert lines[0] == "<eval>:1:36: Function call failed: /: Divide by zero"
-    assert lines[1:] == ["  in g", "  in f"]
+    # each frame carries its call site: (g x) at column 17, (f 1) at column 45 (issue 16.6)
+    assert lines[1:] == ["  in g  <eval>:1:17", "  in f  <eval>:1:45"]
     assert "Traceback" not in result.output
 
 
@@ -57,7 +58,9 @@ def test_built_module_reports_spell_errors(tmp_path: Path) -> None:
     assert CliRunner().invoke(main, ["build", str(src), "-o", str(out)]).exit_code == 0
     run = subprocess.run([sys.executable, "-W", "ignore", str(out)], capture_output=True, text=True)
     assert run.returncode == 1
-    assert run.stderr.strip() == "calc.spl: Function call failed: /: Divide by zero"
+    # the same report as `spellc run`: position and call path with call sites (issue 16.6)
+    assert run.stderr.strip().splitlines() == ["calc.spl:2:3: Function call failed: /: Divide by zero",
+                                               "  in safe-div  calc.spl:4:3", "  in run  calc.spl:5:1"]
 
 
 def test_run_without_a_model_evaluates_the_program_and_reports_spell_errors(tmp_path: Path) -> None:
@@ -70,4 +73,4 @@ def test_run_without_a_model_evaluates_the_program_and_reports_spell_errors(tmp_
     failed = CliRunner().invoke(main, ["run", str(bad)])
     assert failed.exit_code == 1
     assert failed.output.splitlines() == ["%s:2:3: Function call failed: /: Divide by zero" % bad,
-                                          "  in safe-div", "  in run"]
+                                          "  in safe-div  %s:4:3" % bad, "  in run  %s:5:1" % bad]

@@ -35,7 +35,9 @@ from .registry import FAST, INFO, BuiltinInfo, EnvFn
 
 def spell_failure(e: SpellError) -> HostError:
     """The host error a builtin raises when a Spell function it called failed (§8.4 step 3)."""
-    return HostError(e.message, None, error_result(e))
+    err = HostError(e.message, None, error_result(e))
+    err.inner_frames = e.frames
+    return err
 
 
 def builtin_arity_error(info: BuiltinInfo, n: int) -> HostError:

@@ -11,7 +11,6 @@ evaluates new code needs no compiler.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any, Optional
 
@@ -140,15 +139,7 @@ def future_star(D: Any, thunk: Any) -> SpellMap:
     table[CTX_KEY] = child_ctx
     if child_ctx.future_ns is not None:
         table[Symbol("blocking")] = child_ctx.future_ns
-    from concurrent.futures import Future
+    from ..futures import start_future  # under the evaluation's deadline and limits (issue 16)
 
-    fut: Future[Any] = Future()
-
-    def run() -> None:
-        try:
-            fut.set_result(call(table, thunk, ()))
-        except BaseException as e:  # noqa: BLE001 - delivered to whoever awaits
-            fut.set_exception(e)
-
-    threading.Thread(target=run, daemon=True, name="spell-future").start()
+    fut = start_future(lambda: call(table, thunk, ()))
     return spell_map(K_SPELL_FUTURE, True, K_REF, fut)

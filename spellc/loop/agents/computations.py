@@ -153,7 +153,9 @@ def _await_value(caller: str, D: Any, fut: Any) -> Any:
     ref = _future_ref(fut)
     if ref is None:
         raise SpellArgumentError("%s requires a future" % caller, SpellMap.from_pairs([(K_VALUE, fut)]))
-    result = ref.result()
+    from spell_runtime.futures import await_result
+
+    result = await_result(ref)  # at most the time this evaluation has left (issue 16)
     if isinstance(fut, SpellMap) and fut.get(K_REQUEST_RESULT) is True and isinstance(result, RequestOutcome):
         if result.kind == "completed":
             return result.value
@@ -190,15 +192,9 @@ def _computation(D: Any, f: Any, args: tuple[Any, ...]) -> SpellMap:
     table[CTX_KEY] = ctx
     if ctx.future_ns is not None:
         table[Symbol("blocking")] = ctx.future_ns
-    fut: Future[Any] = Future()
+    from spell_runtime.futures import start_future  # under the evaluation's deadline and limits (issue 16)
 
-    def run() -> None:
-        try:
-            fut.set_result(call(table, f, args))
-        except BaseException as e:  # noqa: BLE001 - delivered to whoever awaits
-            fut.set_exception(e)
-
-    threading.Thread(target=run, daemon=True, name="spell-future").start()
+    fut = start_future(lambda: call(table, f, args))
     return SpellMap.from_pairs([(K_SPELL_FUTURE, True), (K_REF, fut)])
 
 

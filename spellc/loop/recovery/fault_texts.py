@@ -70,6 +70,7 @@ LIMIT_TEXTS: Final = {
     "Evaluation timed out after ": "timeout",
     "Collection size limit exceeded: ": "resource-limit",
     "Macro expansion too deep": "resource-limit",
+    "Too many running futures: ": "resource-limit",
 }
 """Evaluation limits (spell_runtime.limits); normally stamped, matched here when only text is left."""
 
