@@ -18,8 +18,8 @@ Conventions of generated code, besides the helpers:
 ``_T``      the module's position table: call position → call form (``support.conv``);
             a ``support.SpanTable`` in modules written by ``spellc build``.
 ``_e``      the exception a handler converts.
-``_kN``     constants (quoted forms, keywords, builtins); ``_sN`` values shared between
-            constants in built modules.
+``_kN``     constants (quoted forms, keywords, builtins); in built modules, entry N of the
+            module's constants text (``spell_runtime.built_constants``).
 ``_fnN``    compiled ``fn`` bodies, ``code(D, head, *args)``: the calling convention relied on
             by ``invoke``, ``support.apply_fn``, the compiler's macro expansion and the emitter.
 temps       ``_a`` argument, ``_f`` call head, ``_ty`` its type, ``_mr`` a macro call's result,

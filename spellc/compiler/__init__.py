@@ -203,7 +203,7 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
 
     Running it prints the value; importing it computes ``value``.
     """
-    from ..emit.constants import RUNTIME_IMPORTS, ConstantWriter
+    from ..emit.constants import RUNTIME_IMPORTS, ConstantEncoder, constants_source
 
     base_namespace()
     support.set_recursion_limit()  # analysis and unparse recurse with the nesting (as evaluation does)
@@ -218,26 +218,25 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
         if id(form) not in named:
             named.add(id(form))
             emitter.consts["_k%d" % len(emitter.consts)] = form
-    writer = ConstantWriter()
-    consts = writer.assignments(emitter.consts)
-    mod = ast.Module(body=[*consts, *emitter.functions, *units], type_ignores=[])
+    entries, entry_of_name = ConstantEncoder().encode(emitter.consts)
+    # Code names each constant by the entry it is bound to (equal constants share one entry and name).
+    renamed = {name: "_k%d" % entry for name, entry in entry_of_name.items()}
+    mod = ast.Module(body=[*emitter.functions, *units], type_ignores=[])
+    seen: set[int] = set()
+    for py_node in ast.walk(mod):  # the emitter may share one Name node between places: rename it once
+        if type(py_node) is ast.Name and id(py_node) not in seen:
+            seen.add(id(py_node))
+            py_node.id = renamed.get(py_node.id, py_node.id)
     ast.fix_missing_locations(mod)
-    header = '"""Compiled from %s by spellc %s. Imports only the Spell runtime."""\n\n%s\n' % (
-        source_name, COMPILER_VERSION, RUNTIME_IMPORTS)
+    header = '"""Compiled from %s by spellc %s. Imports only the Spell runtime."""\n\n%s\n%s\n\n' % (
+        source_name, COMPILER_VERSION, RUNTIME_IMPORTS, constants_source(entries))
     body = python_text(mod)
     # Host failures are attributed by position, so the table is keyed by positions in this very file.
     offset = header.count("\n")
-    names = {id(value): name for name, value in emitter.consts.items()}
+    names = {id(value): renamed[name] for name, value in emitter.consts.items()}
     packed, span_forms = support.pack_spans([(sl + offset, sc, el + offset, ec, f)
                                         for sl, sc, el, ec, f in call_spans(mod, body, emitter.table)])
-    form_refs: list[ast.expr] = [ast.Name(id=names[id(f)], ctx=ast.Load()) if id(f) in names else writer.expr(f)
-                                 for f in span_forms]
-    table_mod = ast.Module(body=[ast.Assign(
-        targets=[ast.Name(id="_T", ctx=ast.Store())],
-        value=ast.Call(func=ast.Name(id="SpanTable", ctx=ast.Load()),
-                       args=[ast.Constant(packed), ast.Tuple(elts=form_refs, ctx=ast.Load())],
-                       keywords=[]))], type_ignores=[])
-    table_src = python_text(ast.fix_missing_locations(table_mod))
+    table_src = span_table_source(packed, [names[id(f)] for f in span_forms])
     unit_names = ", ".join("_unit%d" % i for i in range(len(forms)))
     return "".join([
         header, body, "\n\n", table_src, "\n\n\n",
@@ -264,6 +263,22 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
         "else:\n",
         "    value = run()\n",
     ])
+
+
+def span_table_source(packed: str, form_names: list[str], width: int = 100) -> str:
+    """``_T = SpanTable(packed, (forms…))`` written over short lines (issue 12.5)."""
+    pieces = [packed[i:i + width] for i in range(0, len(packed), width)] or [""]
+    lines = ["_T = SpanTable(\n", *["    %r\n" % piece for piece in pieces[:-1]], "    %r, (\n" % pieces[-1]]
+    row: list[str] = []
+    for name in form_names:
+        row.append(name + ",")
+        if sum(len(x) + 1 for x in row) > width:
+            lines.append("        %s\n" % " ".join(row))
+            row = []
+    if row:
+        lines.append("        %s\n" % " ".join(row))
+    lines.append("    ))\n")
+    return "".join(lines)
 
 
 def run_form(D: dict[Any, Any], form: Any, source_name: str = "<spell>",

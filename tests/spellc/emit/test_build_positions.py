@@ -41,8 +41,10 @@ def test_built_module_names_the_same_failing_call(src: str) -> None:
 def test_the_built_table_has_one_entry_per_call_form() -> None:
     src = "(defn f [x y] (+ (* x 2) (g y) (count [x y]))) (f 1 2)"
     source = build_module(spellc.read_all(src), "prog.spl")
-    table_line = next(line for line in source.splitlines() if line.startswith("_T = SpanTable("))
-    call = ast.parse(table_line).body[0].value  # type: ignore[attr-defined]
+    # the table's statement spans several short lines (issue 12.5)
+    call = next(stmt.value for stmt in ast.parse(source).body if isinstance(stmt, ast.Assign)
+                and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id == "_T")
+    assert isinstance(call, ast.Call)
     packed, names = ast.literal_eval(call.args[0]), [n.id for n in call.args[1].elts]
     entries = unpack_spans(packed, tuple(names))
     # the call forms: (+ ...), (* x 2), (g y), (count [x y]), (f 1 2)
