@@ -233,10 +233,10 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     body = python_text(mod)
     # Host failures are attributed by position, so the table is keyed by positions in this very file.
     offset = header.count("\n")
-    names = {id(value): renamed[name] for name, value in emitter.consts.items()}
+    entry_of_form = {id(value): entry_of_name[name] for name, value in emitter.consts.items()}
     packed, span_forms = support.pack_spans([(sl + offset, sc, el + offset, ec, f)
                                         for sl, sc, el, ec, f in call_spans(mod, body, emitter.table)])
-    table_src = span_table_source(packed, [names[id(f)] for f in span_forms])
+    table_src = span_table_source(packed, [entry_of_form[id(f)] for f in span_forms])
     unit_names = ", ".join("_unit%d" % i for i in range(len(forms)))
     return "".join([
         header, body, "\n\n", table_src, "\n\n\n",
@@ -265,19 +265,14 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     ])
 
 
-def span_table_source(packed: str, form_names: list[str], width: int = 100) -> str:
-    """``_T = SpanTable(packed, (forms…))`` written over short lines (issue 12.5)."""
-    pieces = [packed[i:i + width] for i in range(0, len(packed), width)] or [""]
-    lines = ["_T = SpanTable(\n", *["    %r\n" % piece for piece in pieces[:-1]], "    %r, (\n" % pieces[-1]]
-    row: list[str] = []
-    for name in form_names:
-        row.append(name + ",")
-        if sum(len(x) + 1 for x in row) > width:
-            lines.append("        %s\n" % " ".join(row))
-            row = []
-    if row:
-        lines.append("        %s\n" % " ".join(row))
-    lines.append("    ))\n")
+def span_table_source(packed: str, form_entries: list[int], width: int = 100) -> str:
+    """``_T = SpanTable(packed, bound_constants(globals(), entries))`` written over short lines (issue 12.5)."""
+    entries = " ".join(str(entry) for entry in form_entries)
+    lines = ["_T = SpanTable(\n"]
+    lines += ["    %r\n" % packed[i:i + width] for i in range(0, len(packed), width)] or ["    ''\n"]
+    lines.append("    , bound_constants(globals(), (\n")
+    lines += ["        %r\n" % entries[i:i + width] for i in range(0, len(entries), width)] or ["        ''\n"]
+    lines.append("    )))\n")
     return "".join(lines)
 
 

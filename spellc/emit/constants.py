@@ -36,7 +36,7 @@ from spell_runtime.data import (
 
 RUNTIME_IMPORTS = """\
 from spell_runtime.abi import compiled_namespace
-from spell_runtime.built_constants import bind_constants
+from spell_runtime.built_constants import bind_constants, bound_constants
 from spell_runtime.data import Keyword, Symbol
 from spell_runtime.support import SpanTable
 
