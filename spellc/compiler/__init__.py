@@ -43,6 +43,7 @@ from ..analyze.analyzer import SourceIndex, analyze_form
 from ..analyze.ir import Fn
 from ..emit.emitter import Emitter
 from ..emit.source import python_text
+from ..emit.wrap import wrap_long_lines
 from ..state import EPOCH, SUB_BY_FORM_LIMIT, Unit, UnitKey, base_namespace
 
 COMPILER_VERSION = "0.1.0"
@@ -230,7 +231,7 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     ast.fix_missing_locations(mod)
     header = '"""Compiled from %s by spellc %s. Imports only the Spell runtime."""\n\n%s\n%s\n\n' % (
         source_name, COMPILER_VERSION, RUNTIME_IMPORTS, constants_source(entries))
-    body = python_text(mod)
+    body = wrap_long_lines(python_text(mod))
     # Host failures are attributed by position, so the table is keyed by positions in this very file.
     offset = header.count("\n")
     entry_of_form = {id(value): entry_of_name[name] for name, value in emitter.consts.items()}
@@ -246,7 +247,7 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
         "    D = fresh_env()\n",
         "    value = None\n",
         "    try:\n",
-        "        for unit in (%s%s):\n" % (unit_names, "," if len(forms) == 1 else ""),
+        wrap_long_lines("        for unit in (%s%s):\n" % (unit_names, "," if len(forms) == 1 else "")),
         "            value = unit(D, [])\n",
         "    finally:\n",
         "        close_env(D)\n",
