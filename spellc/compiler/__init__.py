@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import linecache
+from collections import Counter
 from collections.abc import Callable
 from typing import Any, Optional
 
@@ -219,15 +220,18 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
         if id(form) not in named:
             named.add(id(form))
             emitter.consts["_k%d" % len(emitter.consts)] = form
-    entries, entry_of_name = ConstantEncoder().encode(emitter.consts)
-    # Code names each constant by the entry it is bound to (equal constants share one entry and name).
-    renamed = {name: "_k%d" % entry for name, entry in entry_of_name.items()}
     mod = ast.Module(body=[*emitter.functions, *units], type_ignores=[])
     seen: set[int] = set()
+    const_refs: list[ast.Name] = []
     for py_node in ast.walk(mod):  # the emitter may share one Name node between places: rename it once
-        if type(py_node) is ast.Name and id(py_node) not in seen:
+        if type(py_node) is ast.Name and id(py_node) not in seen and py_node.id in emitter.consts:
             seen.add(id(py_node))
-            py_node.id = renamed.get(py_node.id, py_node.id)
+            const_refs.append(py_node)
+    uses = Counter(ref.id for ref in const_refs)
+    entries, entry_of_name = ConstantEncoder().encode(emitter.consts, first=[name for name, _ in uses.most_common()])
+    # Code names each constant by the entry it is bound to (equal constants share one entry and name).
+    for ref in const_refs:
+        ref.id = "_k%d" % entry_of_name[ref.id]
     ast.fix_missing_locations(mod)
     header = '"""Compiled from %s by spellc %s. Imports only the Spell runtime."""\n\n%s\n%s\n\n' % (
         source_name, COMPILER_VERSION, RUNTIME_IMPORTS, constants_source(entries))

@@ -12,6 +12,7 @@ nodes for CPython's ``compile()`` (issue 12.1); the format is documented there.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Optional
@@ -90,8 +91,12 @@ class ConstantEncoder:
         self._index: Optional[dict[int, Encoded]] = None
         self._entry_of: dict[int, int] = {}  # id(value) -> entry, for values already encoded
 
-    def encode(self, consts: dict[str, Any]) -> tuple[list[str], dict[str, int]]:
-        """The JSON text of each entry, in order, and the entry each name of ``consts`` is bound to."""
+    def encode(self, consts: dict[str, Any], first: Sequence[str] = ()) -> tuple[list[str], dict[str, int]]:
+        """The JSON text of each entry, in order, and the entry each name of ``consts`` is bound to.
+
+        The constants named in ``first`` get the lowest entries they can (after what they are built
+        from): a built module passes its most used names first, so its code refers to them by short names.
+        """
         consts = _name_shared(consts)
         by_name = dict(consts)  # not written yet
         pending = {id(v): n for n, v in consts.items()}
@@ -114,7 +119,7 @@ class ConstantEncoder:
             entry_of_name[name] = entry
             self._entry_of[id(consts[name])] = entry
 
-        for name in list(consts):
+        for name in [*first, *consts]:
             if name in by_name:
                 write(name)
         return entries, entry_of_name
