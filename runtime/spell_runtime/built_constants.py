@@ -15,7 +15,9 @@ walk. The encoder is ``spellc.emit.constants.ConstantEncoder``; the two must agr
   string is a symbol (the common case, written bare);
 - JSON floats (``NaN`` and ``Infinity`` included), ``true``/``false``/``null`` stand for themselves;
 - a JSON array is a tagged collection or rare value: its first element says which (``_TAGS``,
-  and ``lv``, a line vector: its items' entry and its segments).
+  and ``lv``, a line vector: its items' entry and its segments) — except a list form whose head
+  is a reference (most call forms), written without its ``"("`` tag;
+- a built module's position table is written with ``pack_numbers`` (``decode_spans``).
 
 Symbols and keywords are interned through one table per module, so equal names share one object.
 The runtime never imports ``spellc`` (architecture.md §5): this module uses only the data types.
@@ -113,6 +115,8 @@ def decode_constants(text: str) -> list[Any]:
             return made
         if t is list:
             tag = x[0]
+            if type(tag) is int:  # a list form whose head is a reference: written untagged
+                return plist([value(item) for item in x])
             if tag == "lv":
                 return LineVector(value(x[1]), tuple((s, n) for s, n in x[2]))
             args = x[1:] if tag in _RAW_TAGS else [value(item) for item in x[1:]]
@@ -130,10 +134,52 @@ def bind_constants(namespace: dict[str, Any], text: str) -> None:
         namespace["_k%d" % i] = v
 
 
-def bound_constants(namespace: dict[str, Any], entries: str) -> tuple[Any, ...]:
-    """The constants ``bind_constants`` bound, by their entry numbers (``"3 17 4"``): a built
-    module's position table names its call forms this way, in a third of the text of ``_k`` names."""
-    return tuple(namespace["_k" + n] for n in entries.split())
+_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+"""Base-32 digits of ``pack_numbers``: the first 32 end a number, the last 32 continue it."""
+_DIGIT_VALUE = {c: i for i, c in enumerate(_DIGITS)}
 
 
-__all__ = ["decode_constants", "bind_constants", "bound_constants"]
+def pack_numbers(numbers: list[int]) -> str:
+    """Non-negative integers as base-32 digits, high first, one character each (under 32: one character,
+    under 1024: two): a built module's call-form spans in about half the text of decimal numbers."""
+    out: list[str] = []
+    for n in numbers:
+        groups = [n & 31]
+        n >>= 5
+        while n:
+            groups.append(n & 31)
+            n >>= 5
+        out.extend(_DIGITS[32 + g] for g in reversed(groups[1:]))
+        out.append(_DIGITS[groups[0]])
+    return "".join(out)
+
+
+def unpack_numbers(text: str) -> list[int]:
+    """The numbers ``pack_numbers`` wrote."""
+    numbers: list[int] = []
+    acc = 0
+    for c in text:
+        v = _DIGIT_VALUE[c]
+        if v < 32:
+            numbers.append(acc * 32 + v)
+            acc = 0
+        else:
+            acc = acc * 32 + v - 32
+    return numbers
+
+
+def decode_spans(namespace: dict[str, Any], packed: str) -> list[tuple[int, int, int, int, Any]]:
+    """A built module's call-form spans, (line, col, end line, end col, form), from ``pack_numbers`` of
+    five numbers per span: the start line's distance from the previous span's, the start column, the
+    number of lines, the end column, the entry of the form (``_k<entry>``)."""
+    numbers = unpack_numbers(packed)
+    spans: list[tuple[int, int, int, int, Any]] = []
+    line = 0
+    for i in range(0, len(numbers) - 4, 5):
+        dl, sc, lines, ec, entry = numbers[i:i + 5]
+        line += dl
+        spans.append((line, sc, line + lines, ec, namespace["_k%d" % entry]))
+    return spans
+
+
+__all__ = ["decode_constants", "bind_constants", "pack_numbers", "unpack_numbers", "decode_spans"]

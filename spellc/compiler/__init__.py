@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any, Optional
 
 from spell_runtime import optimise, support
+from spell_runtime.built_constants import pack_numbers
 from spell_runtime.context import CTX_KEY
 from spell_runtime.data import (
     SpellFn,
@@ -239,9 +240,9 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     # Host failures are attributed by position, so the table is keyed by positions in this very file.
     offset = header.count("\n")
     entry_of_form = {id(value): entry_of_name[name] for name, value in emitter.consts.items()}
-    packed, span_forms = support.pack_spans([(sl + offset, sc, el + offset, ec, f)
-                                        for sl, sc, el, ec, f in call_spans(mod, body, emitter.table)])
-    table_src = span_table_source(packed, [entry_of_form[id(f)] for f in span_forms])
+    spans = sorted(call_spans(mod, body, emitter.table), key=lambda span: (span[0], span[1]))
+    table_src = span_table_source([(sl + offset, sc, el + offset, ec, entry_of_form[id(f)])
+                                   for sl, sc, el, ec, f in spans])
     unit_names = ", ".join("_unit%d" % i for i in range(len(forms)))
     return "".join([
         header, body, "\n\n", table_src, "\n\n\n",
@@ -270,15 +271,18 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     ])
 
 
-def span_table_source(packed: str, form_entries: list[int], width: int = 100) -> str:
-    """``_T = SpanTable(packed, bound_constants(globals(), entries))`` written over short lines (issue 12.5)."""
-    entries = " ".join(str(entry) for entry in form_entries)
-    lines = ["_T = SpanTable(\n"]
-    lines += ["    %r\n" % packed[i:i + width] for i in range(0, len(packed), width)] or ["    ''\n"]
-    lines.append("    , bound_constants(globals(), (\n")
-    lines += ["        %r\n" % entries[i:i + width] for i in range(0, len(entries), width)] or ["        ''\n"]
-    lines.append("    )))\n")
-    return "".join(lines)
+def span_table_source(spans: list[tuple[int, int, int, int, int]], width: int = 100) -> str:
+    """``_T = SpanTable(decode_spans(globals(), packed))`` over short lines (issue 12.5): per call-form
+    span, in order of start, five numbers (``built_constants.decode_spans``) packed one or two
+    characters each."""
+    numbers: list[int] = []
+    previous = 0
+    for sl, sc, el, ec, entry in spans:
+        numbers += (sl - previous, sc, el - sl, ec, entry)
+        previous = sl
+    packed = pack_numbers(numbers)
+    pieces = ["    %r\n" % packed[i:i + width] for i in range(0, len(packed), width)] or ["    ''\n"]
+    return "_T = SpanTable(decode_spans(globals(), (\n%s)))\n" % "".join(pieces)
 
 
 def run_form(D: dict[Any, Any], form: Any, source_name: str = "<spell>",

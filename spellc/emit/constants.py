@@ -37,7 +37,7 @@ from spell_runtime.data import (
 
 RUNTIME_IMPORTS = """\
 from spell_runtime.abi import compiled_namespace
-from spell_runtime.built_constants import bind_constants, bound_constants
+from spell_runtime.built_constants import bind_constants, decode_spans
 from spell_runtime.data import Keyword, Symbol
 from spell_runtime.support import SpanTable
 
@@ -166,7 +166,10 @@ class ConstantEncoder:
                 return ["h", v.class_name, v.payload]
             raise UnsupportedConstant(v.class_name)
         if t is PList:
-            return ["(*" if v.is_seq else "(", *[self._encode(x) for x in v]]
+            items = [self._encode(x) for x in v]
+            if items and type(items[0]) is int and not v.is_seq:
+                return items  # a call form whose head is a reference: untagged
+            return ["(*" if v.is_seq else "(", *items]
         if t is PVector:
             return ["[", *[self._encode(x) for x in v]]
         if t is LineVector:

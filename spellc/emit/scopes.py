@@ -552,7 +552,8 @@ class ScopeEmitter(TypedEmitter):
                                        self.const(body.body.elems), running, *(privates or [])))]
         if info.static_refs:
             epoch = EPOCH[0] if self.epoch_base is None else self.epoch_base
-            guard = P.if_(P.compare(P.subscript(P.name(H.EPOCH), P.const(0)), ast.NotEq(), P.const(epoch)),
+            current: ast.expr = P.subscript(P.name(H.EPOCH), P.const(0))
+            guard = P.if_(current if epoch == 0 else P.compare(current, ast.NotEq(), P.const(epoch)),  # int: same test
                           [P.ret(P.callname(H.STALE, P.name(fname), self.const(body.form), P.name("D"), P.name(L.HEAD),
                                             P.tuple_([P.name(p) for p in params])))])
             pre.insert(0, guard)

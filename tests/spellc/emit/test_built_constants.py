@@ -9,7 +9,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from spell_runtime.built_constants import decode_constants
+from spell_runtime.built_constants import decode_constants, pack_numbers, unpack_numbers
 from spell_runtime.core.registry import BUILTINS
 from spell_runtime.data import BigInt, Char, Float32, Keyword, Pattern, SpellMap, SpellSet, Symbol, plist, vec
 
@@ -80,3 +80,21 @@ def test_a_built_module_binds_its_quoted_forms() -> None:
     exec(compile(source, "built.py", "exec"), namespace)
     assert namespace["value"] == spellc.eval_string("'(a :b [1 \"c\" {:d e}])")
     assert max(len(line) for line in source.splitlines() if "bind_constants" not in line) < 400
+
+
+def test_span_numbers_round_trip_in_one_or_two_characters_each() -> None:
+    numbers = [0, 1, 31, 32, 1023, 1024, 10 ** 9, 7, 0]
+    packed = pack_numbers(numbers)
+    assert unpack_numbers(packed) == numbers
+    assert len(pack_numbers([5] * 10)) == 10 and len(pack_numbers([120] * 10)) == 20
+    assert packed.isascii() and "'" not in packed and "\\" not in packed
+
+
+def test_call_form_list_heads_are_written_untagged_and_read_back_as_lists() -> None:
+    head = Symbol("f")
+    call = plist([head, 1])
+    entries, entry_of = ConstantEncoder().encode({"_k0": head, "_k1": call, "_k2": plist([1, head])})
+    assert json.loads(entries[entry_of["_k1"]])[0] == entry_of["_k0"]
+    back = round_trip({"_k0": head, "_k1": call, "_k2": plist([1, head]), "_k3": plist([])})
+    assert back["_k1"] == call and type(back["_k1"]) is type(call)
+    assert back["_k2"] == plist([1, head]) and back["_k3"] == plist([])
