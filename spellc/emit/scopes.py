@@ -159,6 +159,10 @@ class ScopeEmitter(TypedEmitter):
 
     def e_Def(self, node: ir.Def, scope: Scope, info: FnInfo) -> Result:
         res = self.expr(node.value, scope, info)
+        if scope.always_list:  # a unit's def: one helper call records, binds and gives the value
+            scope.used = True
+            return Result(res.stmts, P.callname(H.DEFINE, P.name("D"), P.name(scope.undo), self.const(node.sym),
+                                                res.expr))
         v = self.tmp()
         stmts = res.stmts + [P.assign(v, res.expr)]
         stmts += self.bind_def(node.sym, P.name(v), scope, node.pos)
