@@ -295,16 +295,36 @@ def _rekey_table(old: str, new: str, table: dict[Any, Any]) -> str:
             return updated
 
     def repacked(call: Any) -> Any:
-        """``SpanTable('<packed numbers>', forms)`` (``support.pack_spans``) with every span moved."""
+        """``SpanTable(decode_spans(globals(), '<packed>'), …)`` (``span_table_source`` in the
+        compiler: five numbers per span, the start line relative to the previous span's) or the older
+        ``SpanTable('<numbers>', forms)`` (``support.pack_spans``), with every span moved."""
+        from spell_runtime.built_constants import pack_numbers, unpack_numbers
         from spell_runtime.support import pack_spans, unpack_spans
 
-        packed = ast.literal_eval(call.args[0].value.value)
+        first = call.args[0].value
+        if isinstance(first, cst.Call):  # decode_spans(globals(), <string>)
+            numbers = unpack_numbers(ast.literal_eval(cst.Module([]).code_for_node(first.args[1].value).strip()))
+            moved: list[int] = []
+            line = previous = 0
+            for i in range(0, len(numbers) - 4, 5):
+                dl, sc, lines, ec, entry = numbers[i:i + 5]
+                line += dl
+                nsl, nsc, nel, nec = moved_span(line, sc, line + lines, ec)
+                if nsl < previous:
+                    raise PrettyError("the position table's spans changed order")
+                moved += (nsl - previous, nsc, nel - nsl, nec, entry)
+                previous = nsl
+            text = cst.SimpleString(repr(pack_numbers(moved)))
+            return call.with_changes(args=[call.args[0].with_changes(
+                value=first.with_changes(args=[first.args[0], first.args[1].with_changes(value=text)])),
+                *call.args[1:]])
+        packed = ast.literal_eval(first.value)
         count = len(packed.split()) // 4
         spans = [(*moved_span(sl, sc, el, ec), i) for sl, sc, el, ec, i in unpack_spans(packed, tuple(range(count)))]
-        text, order = pack_spans(spans)
+        text_, order = pack_spans(spans)
         if order != list(range(count)):  # monotone moves keep the order, so the forms tuple stays as written
             raise PrettyError("the position table's spans changed order")
-        return call.with_changes(args=[call.args[0].with_changes(value=cst.SimpleString(repr(text))),
+        return call.with_changes(args=[call.args[0].with_changes(value=cst.SimpleString(repr(text_))),
                                        *call.args[1:]])
 
     class OnlyTable(cst.CSTTransformer):
@@ -314,7 +334,7 @@ def _rekey_table(old: str, new: str, table: dict[Any, Any]) -> str:
                 target = body[0].targets[0].target
                 if isinstance(target, cst.Name) and target.value == "_T":
                     value = body[0].value
-                    if isinstance(value, cst.Call) and value.args and isinstance(value.args[0].value, cst.SimpleString):
+                    if isinstance(value, cst.Call) and value.args and isinstance(value.args[0].value, (cst.SimpleString, cst.Call)):
                         return original.with_changes(body=[body[0].with_changes(value=repacked(value))])
                     return original.visit(Rekey())
             return updated

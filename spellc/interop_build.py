@@ -15,6 +15,8 @@ from typing import Any, Final
 from spell_runtime.data import Symbol
 from spell_runtime.data.plist import PList
 
+from .emit.wrap import wrap_long_lines
+
 IMPORT_BRANCH: Final = "else:\n    value = run()\n"
 DEFINERS: Final = frozenset({Symbol("def"), Symbol("defn")})
 
@@ -43,4 +45,4 @@ def with_exports(source: str, forms: list[Any]) -> str:
               "    from spell_runtime.interop.exports import export_program as _export_program\n\n"
               "    value = _export_program(globals(), (%s%s), %r)\n"
               % (units, "," if len(forms) == 1 else "", defined_names(forms)))
-    return source[: -len(IMPORT_BRANCH)] + branch
+    return source[: -len(IMPORT_BRANCH)] + wrap_long_lines(branch)

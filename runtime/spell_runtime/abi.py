@@ -18,8 +18,8 @@ Conventions of generated code, besides the helpers:
 ``_T``      the module's position table: call position → call form (``support.conv``);
             a ``support.SpanTable`` in modules written by ``spellc build``.
 ``_e``      the exception a handler converts.
-``_kN``     constants (quoted forms, keywords, builtins); ``_sN`` values shared between
-            constants in built modules.
+``_kN``     constants (quoted forms, keywords, builtins); in built modules, entry N of the
+            module's constants text (``spell_runtime.built_constants``).
 ``_fnN``    compiled ``fn`` bodies, ``code(D, head, *args)``: the calling convention relied on
             by ``invoke``, ``support.apply_fn``, the compiler's macro expansion and the emitter.
 temps       ``_a`` argument, ``_f`` call head, ``_ty`` its type, ``_mr`` a macro call's result,
@@ -53,6 +53,7 @@ class H:
     NS_PATH: Final = "_ns_path"
     NS_STATIC: Final = "_ns_static"
     REC: Final = "_rec"
+    DEFINE: Final = "_define"
     UNWIND: Final = "_unwind"
     RESTORE: Final = "_restore"
     DESTRUCTURE: Final = "_destructure"
@@ -149,7 +150,7 @@ def compiled_namespace() -> dict[str, Any]:
     ns: dict[str, Any] = {
         H.MISS: s.MISS, H.NOTHING: s.NOTHING, H.SPELL_FN: SpellFn, H.SPELL_MAP: SpellMap,
         H.SPELL_ERROR: SpellError, H.MAYBE_RECUR: frozenset({SpellMap, RecurMarker}), H.PVECTOR: PVector, H.EPOCH: EPOCH,
-        H.MISS_LOOKUP: s.miss, H.NS_PATH: s.ns_path, H.NS_STATIC: s.ns_static, H.REC: s.rec,
+        H.MISS_LOOKUP: s.miss, H.NS_PATH: s.ns_path, H.NS_STATIC: s.ns_static, H.REC: s.rec, H.DEFINE: s.define,
         H.UNWIND: s.unwind, H.RESTORE: s.restore, H.DESTRUCTURE: destructure, H.LOOP_REBIND: s.loop_rebind,
         H.PRIVATE_REBIND: s.private_rebind,
         H.APPLY: s.apply_fn, H.IS_MACRO: s.check_macro, H.MACRO_CALL: s.macro_call, H.MAKE_RECUR: s.make_recur,

@@ -112,6 +112,14 @@ def rec(undo: Optional[list[Any]], D: dict[Any, Any], sym: Any) -> list[Any]:
     return undo
 
 
+def define(D: dict[Any, Any], undo: list[Any], sym: Any, value: Any) -> Any:
+    """A ``def`` in a scope whose undo list always exists (a unit): ``rec`` then bind, in one call;
+    the value of the ``def``."""
+    undo.append((sym, D.get(sym, MISS)))
+    D[sym] = value
+    return value
+
+
 def unwind(D: dict[Any, Any], undo: list[Any]) -> None:
     """Restore the bindings recorded in ``undo``, newest first."""
     for sym, old in reversed(undo):

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import ast
 import linecache
+from collections import Counter
 from collections.abc import Callable
 from typing import Any, Optional
 
 from spell_runtime import optimise, support
+from spell_runtime.built_constants import pack_numbers
 from spell_runtime.context import CTX_KEY
 from spell_runtime.data import (
     SpellFn,
@@ -43,6 +45,7 @@ from ..analyze.analyzer import SourceIndex, analyze_form
 from ..analyze.ir import Fn
 from ..emit.emitter import Emitter
 from ..emit.source import python_text
+from ..emit.wrap import wrap_long_lines
 from ..state import EPOCH, SUB_BY_FORM_LIMIT, Unit, UnitKey, base_namespace
 from . import templates
 
@@ -217,7 +220,7 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
 
     Running it prints the value; importing it computes ``value``.
     """
-    from ..emit.constants import RUNTIME_IMPORTS, ConstantWriter
+    from ..emit.constants import RUNTIME_IMPORTS, ConstantEncoder, constants_source
 
     base_namespace()
     support.set_recursion_limit()  # analysis and unparse recurse with the nesting (as evaluation does)
@@ -232,30 +235,29 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
         if id(form) not in named:
             named.add(id(form))
             emitter.consts["_k%d" % len(emitter.consts)] = form
-    writer = ConstantWriter()
-    consts = writer.assignments(emitter.consts)
-    mod = ast.Module(body=[*consts, *emitter.functions, *units], type_ignores=[])
+    mod = ast.Module(body=[*emitter.functions, *units], type_ignores=[])
+    seen: set[int] = set()
+    const_refs: list[ast.Name] = []
+    for py_node in ast.walk(mod):  # the emitter may share one Name node between places: rename it once
+        if type(py_node) is ast.Name and id(py_node) not in seen and py_node.id in emitter.consts:
+            seen.add(id(py_node))
+            const_refs.append(py_node)
+    uses = Counter(ref.id for ref in const_refs)
+    entries, entry_of_name = ConstantEncoder().encode(emitter.consts, first=[name for name, _ in uses.most_common()])
+    # Code names each constant by the entry it is bound to (equal constants share one entry and name).
+    for ref in const_refs:
+        ref.id = "_k%d" % entry_of_name[ref.id]
     ast.fix_missing_locations(mod)
-    header = '"""Compiled from %s by spellc %s. Imports only the Spell runtime."""\n\n%s\n' % (
-        source_name, COMPILER_VERSION, RUNTIME_IMPORTS)
-    body = python_text(mod)
+    header = '"""Compiled from %s by spellc %s. Imports only the Spell runtime."""\n\n%s\n%s\n\n' % (
+        source_name, COMPILER_VERSION, RUNTIME_IMPORTS, constants_source(entries))
+    body = wrap_long_lines(python_text(mod))
     # Host failures are attributed by position, so the table is keyed by positions in this very file.
     offset = header.count("\n")
-    names = {id(value): name for name, value in emitter.consts.items()}
-    # Sorted by start as pack_spans orders them, so the Spell positions can be written in the same order.
-    entries = sorted(call_spans(mod, body, emitter.table), key=lambda e: (e[0], e[1]))
-    packed, span_forms = support.pack_spans([(sl + offset, sc, el + offset, ec, f)
-                                             for sl, sc, el, ec, f, _ in entries])
-    spell_packed = support.pack_spell_positions([key for *_, key in entries])
-    form_refs: list[ast.expr] = [ast.Name(id=names[id(f)], ctx=ast.Load()) if id(f) in names else writer.expr(f)
-                                 for f in span_forms]
-    table_mod = ast.Module(body=[ast.Assign(
-        targets=[ast.Name(id="_T", ctx=ast.Store())],
-        value=ast.Call(func=ast.Name(id="SpanTable", ctx=ast.Load()),
-                       args=[ast.Constant(packed), ast.Tuple(elts=form_refs, ctx=ast.Load()),
-                             ast.Constant(source_name), ast.Constant(spell_packed)],
-                       keywords=[]))], type_ignores=[])
-    table_src = python_text(ast.fix_missing_locations(table_mod))
+    entry_of_form = {id(value): entry_of_name[name] for name, value in emitter.consts.items()}
+    spans = sorted(call_spans(mod, body, emitter.table), key=lambda span: (span[0], span[1]))
+    table_src = span_table_source([(sl + offset, sc, el + offset, ec, entry_of_form[id(f)])
+                                   for sl, sc, el, ec, f, _ in spans],
+                                  source_name, support.pack_spell_positions([key for *_, key in spans]))
     unit_names = ", ".join("_unit%d" % i for i in range(len(forms)))
     return "".join([
         header, body, "\n\n", table_src, "\n\n\n",
@@ -265,7 +267,7 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
         "    D = fresh_env()\n",
         "    value = None\n",
         "    try:\n",
-        "        for unit in (%s%s):\n" % (unit_names, "," if len(forms) == 1 else ""),
+        wrap_long_lines("        for unit in (%s%s):\n" % (unit_names, "," if len(forms) == 1 else "")),
         "            value = unit(D, [])\n",
         "    finally:\n",
         "        close_env(D)\n",
@@ -283,6 +285,26 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
         "else:\n",
         "    value = run()\n",
     ])
+
+
+def span_table_source(spans: list[tuple[int, int, int, int, int]], source_name: str, spell_packed: str,
+                      width: int = 100) -> str:
+    """``_T = SpanTable(decode_spans(globals(), packed), (), source, spell)`` over short lines (issue
+    12.5): per call-form span, in order of start, five numbers (``built_constants.decode_spans``)
+    packed one or two characters each; ``spell`` holds each span's Spell position in the same order
+    (``support.pack_spell_positions``), so errors in built modules name their ``.spl`` line."""
+    numbers: list[int] = []
+    previous = 0
+    for sl, sc, el, ec, entry in spans:
+        numbers += (sl - previous, sc, el - sl, ec, entry)
+        previous = sl
+    packed = pack_numbers(numbers)
+
+    def lines(text: str) -> str:
+        return "".join("    %r\n" % text[i:i + width] for i in range(0, len(text), width)) or "    ''\n"
+
+    return "_T = SpanTable(decode_spans(globals(), (\n%s)), (), %r, (\n%s))\n" % (
+        lines(packed), source_name, lines(spell_packed))
 
 
 def run_form(D: dict[Any, Any], form: Any, source_name: str = "<spell>",

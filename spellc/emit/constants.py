@@ -1,16 +1,18 @@
-"""Python source for the constants a compiled module refers to (what ``spellc build`` writes).
+"""The constants a module written by ``spellc build`` refers to, encoded for the runtime to rebuild.
 
 In memory, a compiled module gets its constants (quoted forms, keywords, builtin
 functions...) injected as globals. A module written to disk must rebuild them
-from source using only the runtime, so each constant is turned into a
-constructor expression: ``Keyword("a")``, ``plist([...])``, ``vec([...])``,
-``SpellMap.from_pairs([...])``, a builtin looked up by name, and so on.
+using only the runtime: they are written as one compact JSON text (one entry per
+distinct value, sub-forms shared by reference, symbols and keywords interned) that
+``spell_runtime.built_constants`` decodes at import and binds as ``_k<entry>``.
+One Python constructor per value was a quarter of the module and thousands of AST
+nodes for CPython's ``compile()`` (issue 12.1); the format is documented there.
 """
 
 from __future__ import annotations
 
-import ast
-import math
+import json
+from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Optional
@@ -33,76 +35,74 @@ from spell_runtime.data import (
     Symbol,
 )
 
-from . import pyast as P
-
 RUNTIME_IMPORTS = """\
-from decimal import Decimal
-from fractions import Fraction
-
-from spell_runtime.bigdigits import parse_int
-from spell_runtime.core.registry import BUILTINS
-from spell_runtime.data import (BigInt, Char, Float32, HostObject, Keyword, LineVector, Pattern, SpellFn,
-                                SpellMap, SpellSet, Symbol, plist, vec)
 from spell_runtime.abi import compiled_namespace
-from spell_runtime.support import SpanTable, ns_static
+from spell_runtime.built_constants import bind_constants, decode_spans
+from spell_runtime.data import Keyword, Symbol
+from spell_runtime.support import SpanTable
 
 globals().update(compiled_namespace())
 """
 
+LINE_WIDTH = 100
+"""Longest piece of the constants text written on one line; a longer entry is cut into pieces."""
 
-def _long_int_expr(v: int, big: bool) -> ast.expr:
-    """An integer past CPython's digit limit as ``parse_int("digits")``: ``ast.unparse``
-    cannot write it as a literal, nor could Python read it back (issue 16.2)."""
-    text = int_text(abs(int(v)))
-    value: ast.expr = P.call(P.name("parse_int"), P.const(text))
-    if v < 0:
-        value = ast.UnaryOp(op=ast.USub(), operand=value)
-    return P.call(P.name("BigInt"), value) if big else value
 
+# ``Keyword`` and ``Symbol`` stay importable from a built module: code appended to one (a package's
+# compiled library, ``spellc.package.library``) looks its values up by keyword.
 
 class UnsupportedConstant(Exception):
     """A value that has no source form (an opaque host object created at compile time)."""
 
 
-def _builtin_index() -> dict[int, ast.expr]:
-    index: dict[int, ast.expr] = {}
+Encoded = Any
+"""A JSON value in the format ``spell_runtime.built_constants`` decodes."""
+
+
+def _builtin_index() -> dict[int, Encoded]:
+    """id of each builtin value (and namespace member, and their Python functions) → its encoding."""
+    index: dict[int, Encoded] = {}
     for sym, value in BUILTINS.items():
-        ref = P.subscript(P.name("BUILTINS"), P.call(P.name("Symbol"), P.const(sym.name)))
-        index[id(value)] = ref
+        index[id(value)] = ["b", sym.name]
         if type(value) is EnvFn:
-            index[id(value.fn)] = P.attr(ref, "fn")
+            index[id(value.fn)] = ["b.", sym.name]
         if isinstance(value, SpellMap):
             for k, member in value.items():
                 if type(k) is Keyword and callable(member):
-                    mref = P.call(P.name("ns_static"), ref,
-                                  P.tuple_([P.call(P.name("Keyword"), P.const(k.name))]),
-                                  P.call(P.name("Symbol"), P.const(k.name), P.const(sym.name)))
-                    index.setdefault(id(member), mref)
+                    index.setdefault(id(member), ["bs", sym.name, k.name])
                     if type(member) is EnvFn:
-                        index.setdefault(id(member.fn), P.attr(mref, "fn"))
+                        index.setdefault(id(member.fn), ["bs.", sym.name, k.name])
     return index
 
 
-class ConstantWriter:
-    """Builds constructor expressions for constants, writing a value that already has a name as that name.
+_SYMBOL_TAGS = ("'", "%", ":", "$")
+"""First characters that tag a string entry; a symbol whose name starts with one is written ``$name``."""
 
-    ``assignments`` writes a module's constants so that each distinct form is built once: a
-    sub-form that is itself a named constant (the emitter names every call form, and calls nest)
-    is referred to by name, after its own assignment, and constants whose constructor text is
-    equal share one object.
+
+class ConstantEncoder:
+    """Encodes a module's constants as the entries ``spell_runtime.built_constants`` decodes.
+
+    Each distinct form is one entry, built once: a sub-form that is itself a named constant (the
+    emitter names every call form, and calls nest) is a reference to its entry, written before it,
+    and constants whose encoding is equal share one entry (so one object).
     """
 
     def __init__(self) -> None:
-        self._index: Optional[dict[int, ast.expr]] = None
-        self._names: dict[int, str] = {}  # id(value) -> name, for values already assigned
+        self._index: Optional[dict[int, Encoded]] = None
+        self._entry_of: dict[int, int] = {}  # id(value) -> entry, for values already encoded
 
-    def assignments(self, consts: dict[str, Any]) -> list[ast.stmt]:
-        """``name = constructor`` for each constant, sub-forms first, sharing named sub-forms."""
+    def encode(self, consts: dict[str, Any], first: Sequence[str] = ()) -> tuple[list[str], dict[str, int]]:
+        """The JSON text of each entry, in order, and the entry each name of ``consts`` is bound to.
+
+        The constants named in ``first`` get the lowest entries they can (after what they are built
+        from): a built module passes its most used names first, so its code refers to them by short names.
+        """
         consts = _name_shared(consts)
         by_name = dict(consts)  # not written yet
         pending = {id(v): n for n, v in consts.items()}
-        out: list[ast.stmt] = []
-        by_text: dict[str, str] = {}
+        entries: list[str] = []
+        entry_of_name: dict[str, int] = {}
+        by_text: dict[str, int] = {}
 
         def write(name: str) -> None:
             if name not in by_name:
@@ -111,89 +111,98 @@ class ConstantWriter:
             for sub_name in _named_below(consts[name], pending):  # first, so they can be referred to
                 if sub_name in by_name:
                     write(sub_name)
-            e = self._expr(consts[name], top=True)
-            text = ast.unparse(e)
-            same = by_text.get(text)
-            if same is not None:
-                e = P.name(same)
-            else:
-                by_text[text] = name
-            out.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=e))
-            self._names[id(consts[name])] = name
+            text = json.dumps(self._encode(consts[name], top=True), ensure_ascii=False, separators=(",", ":"))
+            entry = by_text.get(text)
+            if entry is None:
+                entry = by_text[text] = len(entries)
+                entries.append(text)
+            entry_of_name[name] = entry
+            self._entry_of[id(consts[name])] = entry
 
-        for name in list(consts):
+        for name in [*first, *consts]:
             if name in by_name:
                 write(name)
-        return out
+        return entries, entry_of_name
 
-    def expr(self, v: Any) -> ast.expr:
-        """A constructor expression for ``v`` (named constants already written appear as their names)."""
-        return self._expr(v, top=True)
-
-    def builtin_ref(self, value: Any) -> Optional[ast.expr]:
+    def _builtin(self, value: Any) -> Optional[Encoded]:
         if self._index is None:
             self._index = _builtin_index()
         return self._index.get(id(value))
 
-    def _expr(self, v: Any, top: bool = False) -> ast.expr:
+    def _encode(self, v: Any, top: bool = False) -> Encoded:
         if not top:
-            name = self._names.get(id(v))
-            if name is not None:
-                return P.name(name)
+            entry = self._entry_of.get(id(v))
+            if entry is not None:
+                return entry
         t = type(v)
         if (t is int or t is BigInt) and not is_short_int(v):
-            return _long_int_expr(v, t is BigInt)
-        if v is None or t is bool or t is str or t is int:
-            return P.const(v)
-        if t is float:
-            if math.isnan(v) or math.isinf(v):
-                return P.call(P.name("float"), P.const(repr(v)))
-            return P.const(v)
-        if t is BigInt:
-            return P.call(P.name("BigInt"), P.const(int(v)))
-        if t is Float32:
-            return P.call(P.name("Float32"), self._expr(float(v)))
-        if t is Fraction:
-            return P.call(P.name("Fraction"), P.const(v.numerator), P.const(v.denominator))
-        if t is Decimal:
-            return P.call(P.name("Decimal"), P.const(str(v)))
+            return [("-" if v < 0 else "") + ("N" if t is BigInt else "i"), int_text(abs(int(v)))]
+        if v is None or t is bool or t is float:
+            return v
+        if t is str:
+            return "'" + v
+        if t is int:
+            return "%" + str(v)
         if t is Keyword or t is Symbol:
-            args: list[ast.expr] = [P.const(v.name)]
             if v.ns is not None:
-                args.append(P.const(v.ns))
-            return P.call(P.name(t.__name__), *args)
+                return ["k" if t is Keyword else "s", v.name, v.ns]
+            if t is Keyword:
+                return ":" + v.name
+            return "$" + v.name if v.name.startswith(_SYMBOL_TAGS) else v.name
+        if t is BigInt:
+            return ["N", int(v)]
+        if t is Float32:
+            return ["f", float(v)]
+        if t is Fraction:
+            return ["/", v.numerator, v.denominator]
+        if t is Decimal:
+            return ["M", str(v)]
         if t is Char:
-            return P.call(P.name("Char"), P.const(v.ch))
+            return ["c", v.ch]
         if t is Pattern:
-            return P.call(P.name("Pattern"), P.const(v.source))
+            return ["re", v.source]
         if t is HostObject:
             if isinstance(v.payload, (str, int, float)) or v.payload is None:
-                return P.call(P.name("HostObject"), P.const(v.class_name), P.const(v.payload))
+                return ["h", v.class_name, v.payload]
             raise UnsupportedConstant(v.class_name)
         if t is PList:
-            call = P.call(P.name("plist"), P.list_([self._expr(x) for x in v]))
-            if v.is_seq:
-                call.keywords.append(ast.keyword(arg="is_seq", value=P.const(True)))
-            return call
+            items = [self._encode(x) for x in v]
+            if items and type(items[0]) is int and not v.is_seq:
+                return items  # a call form whose head is a reference: untagged
+            return ["(*" if v.is_seq else "(", *items]
         if t is PVector:
-            return P.call(P.name("vec"), P.list_([self._expr(x) for x in v]))
+            return ["[", *[self._encode(x) for x in v]]
         if t is LineVector:
-            segs = P.tuple_([P.tuple_([P.const(s), P.const(n)]) for s, n in v.segments])
-            return P.call(P.name("LineVector"), self._expr(v.items), segs)
+            return ["lv", self._encode(v.items), [[s, n] for s, n in v.segments]]
         if t is SpellFn:
-            return P.call(P.name("SpellFn"), self._expr(v.params), self._expr(v.body))
+            return ["fn", self._encode(v.params), self._encode(v.body)]
         if isinstance(v, SpellMap):
-            pairs = [P.tuple_([self._expr(k), self._expr(x)]) for k, x in v.items()]
-            return P.call(P.attr(P.name("SpellMap"), "from_pairs"), P.list_(pairs))
+            return ["{", *[self._encode(x) for kv in v.items() for x in kv]]
         if t is SpellSet:
-            return P.call(P.attr(P.name("SpellSet"), "from_items"), P.list_([self._expr(x) for x in v]))
+            return ["#{", *[self._encode(x) for x in v]]
         if t is tuple:
-            return P.tuple_([self._expr(x) for x in v])
-        ref = self.builtin_ref(v)
+            return ["t", *[self._encode(x) for x in v]]
+        ref = self._builtin(v)
         if ref is not None:
             return ref
         info = INFO.get(id(v))
         raise UnsupportedConstant(info.name if info is not None else repr(v))
+
+
+def constants_source(entries: list[str]) -> str:
+    """``bind_constants(globals(), (...))`` with the entries' JSON array cut into short string pieces."""
+    text = "[%s]" % ",".join(entries)
+    pieces: list[str] = []
+    start = 0
+    while start < len(text):
+        cut = min(start + LINE_WIDTH, len(text))
+        comma = text.rfind(",", start + LINE_WIDTH // 2, cut)  # end a piece after a whole entry if one fits
+        if cut < len(text) and comma > 0:
+            cut = comma + 1
+        pieces.append(text[start:cut])
+        start = cut
+    body = "".join("    %s\n" % repr(piece) for piece in pieces)
+    return "bind_constants(globals(), (\n%s))\n" % body
 
 
 def _children(v: Any) -> list[Any]:

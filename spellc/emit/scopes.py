@@ -159,6 +159,10 @@ class ScopeEmitter(TypedEmitter):
 
     def e_Def(self, node: ir.Def, scope: Scope, info: FnInfo) -> Result:
         res = self.expr(node.value, scope, info)
+        if scope.always_list:  # a unit's def: one helper call records, binds and gives the value
+            scope.used = True
+            return Result(res.stmts, P.callname(H.DEFINE, P.name("D"), P.name(scope.undo), self.const(node.sym),
+                                                res.expr))
         v = self.tmp()
         stmts = res.stmts + [P.assign(v, res.expr)]
         stmts += self.bind_def(node.sym, P.name(v), scope, node.pos)
@@ -564,7 +568,8 @@ class ScopeEmitter(TypedEmitter):
                                        *(privates or [])))]
         if info.static_refs:
             epoch = EPOCH[0] if self.epoch_base is None else self.epoch_base
-            guard = P.if_(P.compare(P.subscript(P.name(H.EPOCH), P.const(0)), ast.NotEq(), P.const(epoch)),
+            current: ast.expr = P.subscript(P.name(H.EPOCH), P.const(0))
+            guard = P.if_(current if epoch == 0 else P.compare(current, ast.NotEq(), P.const(epoch)),  # int: same test
                           [P.ret(P.callname(H.STALE, P.name(fname), self.const(body.form), P.name("D"), P.name(L.HEAD),
                                             P.tuple_([P.name(p) for p in params])))])
             pre.insert(0, guard)

@@ -62,7 +62,8 @@ def emitted(src: str) -> str:
         finally:
             state.BOUND.clear()
             state.BOUND.update(saved)
-    return re.sub(r"_EPOCH\[0\] != \d+", "_EPOCH[0] != EPOCH", text)
+    # at epoch 0 the guard is the plain truth test `if _EPOCH[0]:` (the same test, shorter)
+    return re.sub(r"_EPOCH\[0\](?: != \d+)?:", "_EPOCH[0] != EPOCH:", text)
 
 
 def render() -> str:

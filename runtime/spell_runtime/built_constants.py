@@ -1,0 +1,185 @@
+"""The constants of a module written by ``spellc build``, rebuilt from one compact JSON text (issue 12.1).
+
+A built module cannot receive its constants (quoted forms, call forms named by its position
+table, keywords, builtins) as injected globals the way an in-memory compilation does, so it
+rebuilds them when imported. Writing one Python constructor per value (``plist([_s40, _k134])``)
+made constants a quarter of a built module and thousands of AST nodes for CPython to compile;
+here they are one string that ``json`` (C-accelerated) parses, decoded into values by one small
+walk. The encoder is ``spellc.emit.constants.ConstantEncoder``; the two must agree on:
+
+- the text is a JSON array, one entry per constant, each entry's value built after the entries
+  it refers to; constant ``i`` is bound as the global ``_k<i>`` (``bind_constants``);
+- a JSON integer is a *reference* to an earlier entry (sub-forms are shared, never repeated);
+- a JSON string is tagged by its first character: ``'`` a Spell string, ``:`` a keyword,
+  ``%`` a (short) integer, ``$`` a symbol whose name starts with a tag character; any other
+  string is a symbol (the common case, written bare);
+- JSON floats (``NaN`` and ``Infinity`` included), ``true``/``false``/``null`` stand for themselves;
+- a JSON array is a tagged collection or rare value: its first element says which (``_TAGS``,
+  and ``lv``, a line vector: its items' entry and its segments) — except a list form whose head
+  is a reference (most call forms), written without its ``"("`` tag;
+- a built module's position table is written with ``pack_numbers`` (``decode_spans``).
+
+Symbols and keywords are interned through one table per module, so equal names share one object.
+The runtime never imports ``spellc`` (architecture.md §5): this module uses only the data types.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from .bigdigits import parse_int
+from .core.registry import BUILTINS
+from .data import (
+    BigInt,
+    Char,
+    Float32,
+    HostObject,
+    Keyword,
+    LineVector,
+    Pattern,
+    SpellFn,
+    SpellMap,
+    SpellSet,
+    Symbol,
+    plist,
+    vec,
+)
+from .support import ns_static
+
+
+def _builtin(name: str, key: str | None = None) -> Any:
+    """A builtin by its symbol's name, or a member of a builtin namespace (``key``)."""
+    value = BUILTINS[Symbol(name)]
+    if key is not None:
+        value = ns_static(value, (Keyword(key),), Symbol(key, name))
+    return value
+
+
+def _pairs(items: list[Any]) -> list[tuple[Any, Any]]:
+    return list(zip(items[0::2], items[1::2]))
+
+
+_TAGS: dict[str, Callable[[list[Any]], Any]] = {
+    "(": lambda xs: plist(xs),
+    "(*": lambda xs: plist(xs, is_seq=True),
+    "[": lambda xs: vec(xs),
+    "{": lambda xs: SpellMap.from_pairs(_pairs(xs)),
+    "#{": lambda xs: SpellSet.from_items(xs),
+    "t": lambda xs: tuple(xs),
+    "k": lambda xs: Keyword(xs[0], xs[1]),  # namespaced keyword: name, ns
+    "s": lambda xs: Symbol(xs[0], xs[1]),  # namespaced symbol: name, ns
+    "c": lambda xs: Char(xs[0]),
+    "re": lambda xs: Pattern(xs[0]),
+    "i": lambda xs: parse_int(xs[0]),  # an integer past CPython's digit limit (issue 16.2)
+    "-i": lambda xs: -parse_int(xs[0]),
+    "N": lambda xs: BigInt(xs[0] if type(xs[0]) is int else parse_int(xs[0])),
+    "-N": lambda xs: BigInt(-parse_int(xs[0])),
+    "/": lambda xs: Fraction(xs[0], xs[1]),
+    "M": lambda xs: Decimal(xs[0]),
+    "f": lambda xs: Float32(xs[0]),
+    "h": lambda xs: HostObject(xs[0], xs[1]),
+    "fn": lambda xs: SpellFn(xs[0], xs[1]),
+    "b": lambda xs: _builtin(xs[0]),
+    "b.": lambda xs: _builtin(xs[0]).fn,
+    "bs": lambda xs: _builtin(xs[0], xs[1]),
+    "bs.": lambda xs: _builtin(xs[0], xs[1]).fn,
+}
+_RAW_TAGS = frozenset(("k", "s", "c", "re", "i", "-i", "N", "-N", "/", "M", "f", "h", "b", "b.", "bs", "bs."))
+"""Tags whose arguments are plain JSON data, not encoded values."""
+
+
+def decode_constants(text: str) -> list[Any]:
+    """The constants encoded in ``text`` (see the module docstring), in order."""
+    done: list[Any] = []
+    names: dict[str, Any] = {}  # the interning table: tagged string → symbol or keyword
+
+    def value(x: Any) -> Any:
+        t = type(x)
+        if t is int:
+            return done[x]
+        if t is str:
+            found = names.get(x)
+            if found is not None:
+                return found
+            tag = x[:1]
+            if tag == "'":
+                return x[1:]
+            if tag == "%":
+                return int(x[1:])
+            made: Any = Keyword(x[1:]) if tag == ":" else Symbol(x[1:] if tag == "$" else x)
+            names[x] = made
+            return made
+        if t is list:
+            tag = x[0]
+            if type(tag) is int:  # a list form whose head is a reference: written untagged
+                return plist([value(item) for item in x])
+            if tag == "lv":
+                return LineVector(value(x[1]), tuple((s, n) for s, n in x[2]))
+            args = x[1:] if tag in _RAW_TAGS else [value(item) for item in x[1:]]
+            return _TAGS[tag](args)
+        return x  # float, bool, None
+
+    for entry in json.loads(text):
+        done.append(value(entry))
+    return done
+
+
+def bind_constants(namespace: dict[str, Any], text: str) -> None:
+    """Bind constant ``i`` of ``text`` as ``_k<i>`` in ``namespace`` (a built module's globals)."""
+    for i, v in enumerate(decode_constants(text)):
+        namespace["_k%d" % i] = v
+
+
+_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+"""Base-32 digits of ``pack_numbers``: the first 32 end a number, the last 32 continue it."""
+_DIGIT_VALUE = {c: i for i, c in enumerate(_DIGITS)}
+
+
+def pack_numbers(numbers: list[int]) -> str:
+    """Non-negative integers as base-32 digits, high first, one character each (under 32: one character,
+    under 1024: two): a built module's call-form spans in about half the text of decimal numbers."""
+    out: list[str] = []
+    for n in numbers:
+        groups = [n & 31]
+        n >>= 5
+        while n:
+            groups.append(n & 31)
+            n >>= 5
+        out.extend(_DIGITS[32 + g] for g in reversed(groups[1:]))
+        out.append(_DIGITS[groups[0]])
+    return "".join(out)
+
+
+def unpack_numbers(text: str) -> list[int]:
+    """The numbers ``pack_numbers`` wrote."""
+    numbers: list[int] = []
+    acc = 0
+    for c in text:
+        v = _DIGIT_VALUE[c]
+        if v < 32:
+            numbers.append(acc * 32 + v)
+            acc = 0
+        else:
+            acc = acc * 32 + v - 32
+    return numbers
+
+
+def decode_spans(namespace: dict[str, Any], packed: str) -> list[tuple[int, int, int, int, Any]]:
+    """A built module's call-form spans, (line, col, end line, end col, form), from ``pack_numbers`` of
+    five numbers per span: the start line's distance from the previous span's, the start column, the
+    number of lines, the end column, the entry of the form (``_k<entry>``)."""
+    numbers = unpack_numbers(packed)
+    spans: list[tuple[int, int, int, int, Any]] = []
+    line = 0
+    for i in range(0, len(numbers) - 4, 5):
+        dl, sc, lines, ec, entry = numbers[i:i + 5]
+        line += dl
+        spans.append((line, sc, line + lines, ec, namespace["_k%d" % entry]))
+    return spans
+
+
+__all__ = ["decode_constants", "bind_constants", "pack_numbers", "unpack_numbers", "decode_spans"]
