@@ -150,7 +150,9 @@ def loop_program(draw: Any) -> str:
                                  "v-first"]))
     bound = draw(small_ints)
     if step == "v-first":  # the vector's conj is evaluated before a recur argument that may fail
-        return "(let [big %d] (loop [v [] i 0] (if (< i %d) (recur (conj v i) (+ i big)) [v i])))" % (start, bound)
+        # i steps by big, so big must be positive or the loop (and its vector) would never end.
+        return "(let [big %d] (loop [v [] i 0] (if (< i %d) (recur (conj v i) (+ i big)) [v i])))" % (
+            max(start, 1), bound)
     if "conj" in step:
         init = draw(st.sampled_from(["[]", "[:a]", "(vec (range 3))"]))
         return "(let [big %d] (loop [i 0 v %s] (if (< i %d) (recur (inc i) %s) v)))" % (start, init, bound, step)
