@@ -124,6 +124,13 @@ def _site(tb: TracebackType, table: Any, expr: Any) -> tuple[Optional[Position],
 def place_error(e: Any, tb: Optional[TracebackType], table: Any) -> None:
     """Give an error that has no position the one of the innermost compiled frame it left."""
     if e.position is not None:
+        # Placed by an inner frame compiled under an internal name (a turn's sub-units are cached
+        # across programs, so they are compiled as "<spell>"): the first frame with a real file name
+        # names the source its position is in.
+        if e.position_source is None and tb is not None:
+            source = table.source if hasattr(table, "spell_key") else tb.tb_frame.f_code.co_filename
+            if source is not None and not source.startswith("<spell"):
+                e.position_source = source.removesuffix(" (via source)")
         return
     position, source, _ = site_in_frame(tb, table, e.expr)
     if position is not None:

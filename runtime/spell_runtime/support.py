@@ -514,8 +514,11 @@ def conv(e: BaseException, D: dict[Any, Any], table: dict[Any, Any]) -> BaseExce
             claim(e, e.__traceback__)
             if e.position is None:
                 place_error(e, e.__traceback__, table)
-        elif e.frames and e.frames[-1].pending:  # the caller of the function body it just left
-            fill_pending(e, e.__traceback__, table, D)
+        else:
+            if e.position is not None and e.position_source is None:  # placed in a "<spell>" sub-unit
+                place_error(e, e.__traceback__, table)
+            if e.frames and e.frames[-1].pending:  # the caller of the function body it just left
+                fill_pending(e, e.__traceback__, table, D)
         return e
     if isinstance(e, ControlError) or not isinstance(e, Exception):
         return e
