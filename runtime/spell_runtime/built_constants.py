@@ -48,6 +48,7 @@ from .data import (
     plist,
     vec,
 )
+from .packnum import pack_numbers, unpack_numbers
 from .support import ns_static
 
 
@@ -134,38 +135,6 @@ def bind_constants(namespace: dict[str, Any], text: str) -> None:
         namespace["_k%d" % i] = v
 
 
-_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-"""Base-32 digits of ``pack_numbers``: the first 32 end a number, the last 32 continue it."""
-_DIGIT_VALUE = {c: i for i, c in enumerate(_DIGITS)}
-
-
-def pack_numbers(numbers: list[int]) -> str:
-    """Non-negative integers as base-32 digits, high first, one character each (under 32: one character,
-    under 1024: two): a built module's call-form spans in about half the text of decimal numbers."""
-    out: list[str] = []
-    for n in numbers:
-        groups = [n & 31]
-        n >>= 5
-        while n:
-            groups.append(n & 31)
-            n >>= 5
-        out.extend(_DIGITS[32 + g] for g in reversed(groups[1:]))
-        out.append(_DIGITS[groups[0]])
-    return "".join(out)
-
-
-def unpack_numbers(text: str) -> list[int]:
-    """The numbers ``pack_numbers`` wrote."""
-    numbers: list[int] = []
-    acc = 0
-    for c in text:
-        v = _DIGIT_VALUE[c]
-        if v < 32:
-            numbers.append(acc * 32 + v)
-            acc = 0
-        else:
-            acc = acc * 32 + v - 32
-    return numbers
 
 
 def decode_spans(namespace: dict[str, Any], packed: str) -> list[tuple[int, int, int, int, Any]]:

@@ -34,6 +34,7 @@ from .data.plist import PList
 from .epoch import EPOCH  # re-exported: the binding epoch (see spell_runtime.epoch)
 from .errors import NO_VALUE, ControlError, HostError, SpellError
 from .libns import claim
+from .packnum import pack_numbers, unpack_numbers, unzigzag, zigzag
 
 MISS: Any = object()
 """Sentinel for "no binding" in saved-value slots and lookups."""
@@ -375,9 +376,13 @@ class SpanTable(dict[Any, Any]):
         """The Spell position (line, end line, col, end col) of each span's call form, in the order of
         ``spans`` (None in modules built before they were recorded); packed like the spans."""
         if self._spell_list is None and isinstance(self._spell, str):
-            numbers = [int(n) for n in self._spell.split()]
-            self._spell_list = [(numbers[k], numbers[k] + numbers[k + 1], numbers[k + 2], numbers[k + 3])
-                                for k in range(0, len(numbers), 4)]
+            numbers = unpack_numbers(self._spell)
+            positions: list[Any] = []
+            line = 0
+            for k in range(0, len(numbers) - 3, 4):
+                line += unzigzag(numbers[k])
+                positions.append((line, line + numbers[k + 1], numbers[k + 2], numbers[k + 3]))
+            self._spell_list = positions
         return self._spell_list
 
     def get(self, pos: Any, default: Any = None) -> Any:
@@ -418,9 +423,15 @@ def pack_spans(spans: list[tuple[int, int, int, int, Any]]) -> tuple[str, list[A
 
 
 def pack_spell_positions(positions: list[Any]) -> str:
-    """The Spell positions (line, end line, col, end col) of ``pack_spans``' spans, in its order, as
-    four numbers each (line, line count, col, end col)."""
-    return " ".join("%d %d %d %d" % (p[0], (p[1] or p[0]) - p[0], p[2] or 0, p[3] or 0) for p in positions)
+    """The Spell positions (line, end line, col, end col) of a built module's spans, in their order,
+    as four ``packnum`` numbers each: the line's (signed) distance from the previous one, the line
+    count, the col and the end col."""
+    numbers: list[int] = []
+    previous = 0
+    for p in positions:
+        numbers += (zigzag(p[0] - previous), (p[1] or p[0]) - p[0], p[2] or 0, p[3] or 0)
+        previous = p[0]
+    return pack_numbers(numbers)
 
 
 def unpack_spans(packed: str, forms: tuple[Any, ...]) -> list[tuple[int, int, int, int, Any]]:
