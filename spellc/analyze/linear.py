@@ -27,6 +27,7 @@ list before the next iteration.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from spell_runtime.data import Symbol
@@ -39,8 +40,6 @@ _S_CONJ_OP = "conj"
 
 def transient_vectors(loop: ir.Loop, types: dict[Symbol, str]) -> set[Symbol]:
     """The variables of the private ``loop`` (typed by ``types.loop_types``) that can be lists."""
-    from .privacy import _children
-
     candidates = {p for p, t in types.items() if t == VECTOR}
     if not candidates or not loop.private:
         return set()
@@ -50,27 +49,8 @@ def transient_vectors(loop: ir.Loop, types: dict[Symbol, str]) -> set[Symbol]:
     for n in tails:
         if type(n) is ir.Local and n.sym in candidates:
             allowed.add(id(n))
-    stack: list[tuple[Any, frozenset[Symbol]]] = [(loop.body, frozenset())]
-    recurs: list[Any] = []
-    while stack:  # the tail recurs of this loop, and where names are shadowed
-        n, shadowed = stack.pop()
-        t = type(n)
-        if t is ir.Fn:
-            continue
-        if t is ir.Recur and n.target == "loop":
-            recurs.append((n, shadowed))
-        if t is ir.Loop:
-            stack.extend((i, shadowed) for i in n.inits)
-            stack.append((n.body, shadowed | frozenset(n.syms)))
-            continue
-        if t is ir.Let:
-            inner = shadowed
-            for b in n.bindings:
-                stack.append((b.value, inner))
-                inner = inner | frozenset(b.syms)
-            stack.append((n.body, inner))
-            continue
-        stack.extend((k, shadowed) for k in _children(n))
+    recurs = [(n, shadowed) for n, shadowed in _scoped_nodes(loop.body)  # this loop's tail recurs
+              if type(n) is ir.Recur and n.target == "loop"]
     for r, shadowed in recurs:
         if len(r.args) != len(loop.patterns):
             return set()
@@ -84,31 +64,38 @@ def transient_vectors(loop: ir.Loop, types: dict[Symbol, str]) -> set[Symbol]:
     if not candidates:
         return set()
     # every reference must be an allowed one (and none under a shadowing let: those are other names)
-    stack2: list[tuple[Any, frozenset[Symbol]]] = [(loop.body, frozenset())]
-    while stack2 and candidates:
-        n, shadowed = stack2.pop()
-        t = type(n)
-        if t is ir.Fn:
-            continue
-        if t is ir.Local and n.sym in candidates and n.sym not in shadowed and id(n) not in allowed:
+    for n, shadowed in _scoped_nodes(loop.body):
+        if not candidates:
+            break
+        if type(n) is ir.Local and n.sym in candidates and n.sym not in shadowed and id(n) not in allowed:
             if not _is_plain_recur_arg(n, recurs, position):
                 candidates.discard(n.sym)
-            continue
-        if t is ir.Loop:
-            stack2.extend((i, shadowed) for i in n.inits)
-            stack2.append((n.body, shadowed | frozenset(n.syms)))
-            continue
-        if t is ir.Let:
-            inner = shadowed
-            for b in n.bindings:
-                stack2.append((b.value, inner))
-                inner = inner | frozenset(b.syms)
-            stack2.append((n.body, inner))
-            continue
-        stack2.extend((k, shadowed) for k in _children(n))
     if any(p in shadowed for p in candidates for _, shadowed in recurs):
         return set()
     return candidates
+
+
+def _scoped_nodes(root: Any) -> Iterator[tuple[Any, frozenset[Symbol]]]:
+    """Every node under ``root`` outside ``fn`` literals, with the names a ``loop`` or ``let`` on the
+    way shadows where it stands (a shadowed name there is another variable)."""
+    stack: list[tuple[Any, frozenset[Symbol]]] = [(root, frozenset())]
+    while stack:
+        n, shadowed = stack.pop()
+        t = type(n)
+        if t is ir.Fn:
+            continue
+        yield n, shadowed
+        if t is ir.Loop:
+            stack.extend((i, shadowed) for i in n.inits)
+            stack.append((n.body, shadowed | frozenset(n.syms)))
+        elif t is ir.Let:
+            inner = shadowed
+            for b in n.bindings:
+                stack.append((b.value, inner))
+                inner = inner | frozenset(b.syms)
+            stack.append((n.body, inner))
+        else:
+            stack.extend((k, shadowed) for k in ir.children(n))
 
 
 def _is_plain_recur_arg(n: Any, recurs: list[Any], position: dict[Symbol, int]) -> bool:
