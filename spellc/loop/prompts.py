@@ -14,6 +14,7 @@ for the agent's effect namespaces, and a ``RETURN VALUE`` section when a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final, Optional
 
 from spell_runtime.data import Keyword, SpellMap, Symbol
@@ -126,9 +127,27 @@ def compose_system_prompt(base: Optional[str], effect_namespaces: dict[str, Spel
 
 def namespaces_section(namespaces: dict[str, SpellMap]) -> str:
     """``NAMESPACES``: every effect namespace with its documented items (first line of each doc)."""
-    blocks = ["NAMESPACES (effect namespaces: use them only in the trailing expression)\n"
+    header = ("NAMESPACES (effect namespaces: use them only in the trailing expression)\n"
               "Call members with qualified symbols: (io/read-lines \"f.txt\" 1 40). "
-              "'(!describe io) shows a namespace guide, '(!describe io :sh) one item."]
+              "'(!describe io) shows a namespace guide, '(!describe io :sh) one item.")
+    return namespace_guide(header, namespaces, DOC_KEYS,
+                           lambda name, key, first, member: "  %s/%s%s" % (name, key.name,
+                                                                          (": " + first) if first else ""))
+
+
+ItemLine = Callable[[str, Keyword, str, Any], str]
+"""How one member is listed: (namespace name, member key, first doc line or "", member value) -> line."""
+
+
+def namespace_guide(header: str, namespaces: dict[str, SpellMap], skip: frozenset[Keyword],
+                    item_line: ItemLine) -> str:
+    """A prompt section: ``header``, then a ``## name`` block per namespace with its short docs and members.
+
+    Shared by the effect ``NAMESPACES`` section and a package's ``LIBRARIES``
+    section, which differ only in which keys are documentation (``skip``) and
+    how a member's line reads.
+    """
+    blocks = [header]
     for name, ns in namespaces.items():
         lines = ["## %s" % name]
         short = ns.get(K_SHORT)
@@ -137,11 +156,11 @@ def namespaces_section(namespaces: dict[str, SpellMap]) -> str:
         detail = ns.get(K_DETAIL)
         documented = detail if isinstance(detail, SpellMap) else SpellMap()
         for key in ns.keys():
-            if type(key) is not Keyword or key in DOC_KEYS:
+            if type(key) is not Keyword or key in skip:
                 continue
             doc = documented.get(key)
             first = doc.strip().splitlines()[0] if isinstance(doc, str) and doc.strip() else ""
-            lines.append("  %s/%s%s" % (name, key.name, (": " + first) if first else ""))
+            lines.append(item_line(name, key, first, ns.get(key)))
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 

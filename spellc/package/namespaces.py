@@ -24,13 +24,12 @@ from spell_runtime.data import Keyword, SpellMap, Symbol
 from spell_runtime.errors import SpellError
 from spell_runtime.printer import pr_str
 
+from ..loop.prompts import K_DETAIL, K_SHORT, namespace_guide
 from ..providers.registry import ProfileError
 from .library import LibraryError, check_name, library_path, load_from_source, read_library
 
 MANIFEST_NAME: Final = "spell-package.edn"
 RESERVED: Final = frozenset({"strings", "math", "builtins", "skills", "io", "web", "globals", "patterns", "blocking"})
-K_SHORT: Final = Keyword("short-docs")
-K_DETAIL: Final = Keyword("detail")
 
 
 class LibrarySource(Protocol):
@@ -129,26 +128,19 @@ def python_module(module_name: str) -> SpellMap:
 
 
 def library_section(libraries: dict[str, SpellMap]) -> str:
-    """``LIBRARIES`` for the system prompt: each library fn with the first line of its doc."""
-    blocks = ["LIBRARIES (pure Spell fns: usable in the body and in the trailing expression)\n"
-              "Call them with qualified symbols, e.g. (%s/%s ...)." % _example(libraries)]
-    for name, ns in libraries.items():
-        lines = ["## %s" % name]
-        short = ns.get(K_SHORT)
-        if isinstance(short, str) and short:
-            lines.append(short)
-        detail = ns.get(K_DETAIL)
-        for key in ns.keys():
-            if type(key) is not Keyword or key is K_SHORT or key is K_DETAIL:
-                continue
-            doc = detail.get(key) if isinstance(detail, SpellMap) else None
-            first = doc.strip().splitlines()[0] if isinstance(doc, str) and doc.strip() else ""
-            member = ns.get(key)
-            params = member.get(Keyword("params")) if isinstance(member, SpellMap) else None
-            lines.append("  (%s/%s%s)%s" % (name, key.name, "".join(" " + pr_str(p) for p in (params or ())),
-                                            ("  ; " + first) if first else ""))
-        blocks.append("\n".join(lines))
-    return "\n\n".join(blocks)
+    """``LIBRARIES`` for the system prompt: each library fn with its parameters and the first line of its doc."""
+    header = ("LIBRARIES (pure Spell fns: usable in the body and in the trailing expression)\n"
+              "Call them with qualified symbols, e.g. (%s/%s ...)." % _example(libraries))
+    return namespace_guide(header, libraries, _LIBRARY_DOC_KEYS, _library_line)
+
+
+_LIBRARY_DOC_KEYS: Final = frozenset({K_SHORT, K_DETAIL})
+
+
+def _library_line(name: str, key: Keyword, first: str, member: Any) -> str:
+    params = member.get(Keyword("params")) if isinstance(member, SpellMap) else None
+    return "  (%s/%s%s)%s" % (name, key.name, "".join(" " + pr_str(p) for p in (params or ())),
+                              ("  ; " + first) if first else "")
 
 
 def _example(libraries: dict[str, SpellMap]) -> tuple[str, str]:
