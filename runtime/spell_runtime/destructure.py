@@ -14,7 +14,7 @@ from .data.atoms import Keyword, Symbol
 from .data.hashmap import SpellMap
 from .data.lookup import get
 from .data.plist import PList
-from .data.vector import LineVector, PVector, vec
+from .data.vector import LineVector, PVector, VectorView, vec
 from .errors import SpellError
 
 K_AS = Keyword("as")
@@ -33,7 +33,7 @@ def invalid(pattern: Any) -> SpellError:
 
 def _is_vec(x: Any) -> bool:
     t = type(x)
-    return t is PVector or t is LineVector
+    return t is PVector or t is LineVector or t is VectorView
 
 
 def _split_vector(pattern: Any) -> tuple[list[Any], Any, bool, Any, bool]:
@@ -66,10 +66,10 @@ def destructure(pattern: Any, value: Any, out: list[tuple[Any, Any]] | None = No
     if t is Symbol:
         out.append((pattern, value))
         return out
-    if t is PVector or t is LineVector:
+    if t is PVector or t is LineVector or t is VectorView:
         positional, rest, has_rest, as_name, has_as = _split_vector(pattern)
         tv = type(value)
-        if tv is PVector or tv is LineVector or tv is PList:
+        if tv is PVector or tv is LineVector or tv is VectorView or tv is PList:
             items = list(value)
         else:
             items = [value]
@@ -136,7 +136,7 @@ def pattern_symbols(pattern: Any, out: list[Symbol] | None = None) -> list[Symbo
     t = type(pattern)
     if t is Symbol:
         add(pattern)
-    elif t is PVector or t is LineVector:
+    elif t is PVector or t is LineVector or t is VectorView:
         positional, rest, has_rest, as_name, has_as = _split_vector(pattern)
         for p in positional:
             pattern_symbols(p, out)

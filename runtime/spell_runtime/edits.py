@@ -24,7 +24,7 @@ from typing import Any, Final, Optional
 from .data.atoms import BigInt, Float32, Symbol
 from .data.hashmap import SpellMap
 from .data.plist import VIEW_MIN, PList, plist
-from .data.vector import LineVector, PVector, vec
+from .data.vector import LineVector, PVector, VectorView, vec
 from .rendercache import is_plain_data, rendered
 from .valueform import value_form
 
@@ -126,7 +126,7 @@ def _step(form: Any, env: Mapping[Any, Any]) -> Any:
         if head is S_QUOTE or head is S_FN or head is S_FN_STAR:
             return form
         return _OPEN
-    if t is PVector or t is LineVector or isinstance(form, SpellMap):
+    if t is PVector or t is LineVector or t is VectorView or isinstance(form, SpellMap):
         return _OPEN if len(form) and may_change(form) else form
     return form
 
@@ -190,7 +190,7 @@ def may_change(form: Any) -> bool:
                 else:
                     answer = None
                 kids: Any = x
-            elif t is PVector or t is LineVector:
+            elif t is PVector or t is LineVector or t is VectorView:
                 answer = None if len(x) else False
                 kids = x
             elif isinstance(x, SpellMap):
@@ -249,7 +249,7 @@ def _children_answer(kids: Any) -> tuple[bool, list[Any]]:
     pending: list[Any] = []
     for k in kids:
         t = type(k)
-        if t is PList or t is PVector or t is LineVector or t is SpellMap or isinstance(k, SpellMap):
+        if t is PList or t is PVector or t is LineVector or t is VectorView or t is SpellMap or isinstance(k, SpellMap):
             hit = get(id(k))
             if hit is None or hit[0] is not k:
                 pending.append(k)

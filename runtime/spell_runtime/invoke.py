@@ -22,7 +22,7 @@ from .data.atoms import Keyword, Symbol
 from .data.fn import SpellFn, as_spell_fn, is_spell_fn
 from .data.hashmap import SpellMap, SpellSet, spell_map
 from .data.lookup import get
-from .data.vector import LineVector, PVector
+from .data.vector import LineVector, PVector, VectorView
 from .errors import HostError, SpellError
 
 K_EXPECTED = Keyword("expected")
@@ -87,7 +87,7 @@ def call(D: Any, f: Any, args: tuple[Any, ...]) -> Any:
         if len(args) == 1:
             return f.get(args[0])
         raise HostError("Wrong number of args (%d) passed to: PersistentHashSet" % len(args))
-    if t is PVector or t is LineVector:
+    if t is PVector or t is LineVector or t is VectorView:
         if len(args) == 1 and type(args[0]) is int and 0 <= args[0] < len(f):
             return f[args[0]]
         if len(args) == 1:
@@ -121,6 +121,7 @@ def host_class_name(x: Any) -> str:
         Decimal: "java.math.BigDecimal", str: "java.lang.String", Char: "java.lang.Character",
         Keyword: "clojure.lang.Keyword", Symbol: "clojure.lang.Symbol", Pattern: "java.util.regex.Pattern",
         PVector: "clojure.lang.PersistentVector", LineVector: "clojure.lang.PersistentVector",
+        VectorView: "clojure.lang.PersistentVector",
         SpellSet: "clojure.lang.PersistentHashSet",
     }
     name = names.get(t)

@@ -34,7 +34,7 @@ from .core.registry import EnvFn, info_of
 from .data.atoms import BigInt, Char, Float32, HostObject, Keyword, Pattern, Symbol
 from .data.hashmap import SpellMap, SpellSet
 from .data.plist import PList
-from .data.vector import LineVector, PVector
+from .data.vector import LineVector, PVector, VectorView
 from .numtext import bigdec_text, double_text, float32_text
 
 _STRING_ESCAPES: Final = str.maketrans(
@@ -191,7 +191,7 @@ _DISPLAY_ATOMS: Final[dict[type, Callable[[Any], str]]] = {
 
 def _is_collection(x: Any) -> bool:
     t = type(x)
-    return t is PList or t is PVector or t is LineVector or isinstance(x, (SpellMap, SpellSet))
+    return t is PList or t is PVector or t is LineVector or t is VectorView or isinstance(x, (SpellMap, SpellSet))
 
 
 def _atom_text(x: Any) -> str:
@@ -239,7 +239,7 @@ def _first_line_pieces(form: PList) -> Optional[list[Any]]:
         start = args[i]
         if not (start is None or type(start) is int or type(start) is BigInt):
             return None
-        if type(args[i + 1]) is not PVector and type(args[i + 1]) is not LineVector:
+        if type(args[i + 1]) is not PVector and type(args[i + 1]) is not LineVector and type(args[i + 1]) is not VectorView:
             return None
     pieces: list[Any] = [_Text("(first-line")]
     for i in range(0, len(args), 2):
@@ -264,7 +264,7 @@ def _open(x: Any, out: list[str], source: bool) -> Optional[_Frame]:
             if pieces is not None:
                 return _Frame(iter(pieces), _PIECES, "")
         opening, close, items, mode = "(", ")", iter(x), _SPACED
-    elif t is PVector or t is LineVector:
+    elif t is PVector or t is LineVector or t is VectorView:
         opening, close, items, mode = "[", "]", iter(x), _SPACED
     elif isinstance(x, SpellMap):
         opening, close = "{", "}"

@@ -28,7 +28,7 @@ from typing import Any, Final, Optional
 from .data.atoms import BigInt, Char, Float32, Keyword, Pattern, Symbol
 from .data.hashmap import SpellMap, SpellSet
 from .data.plist import PList
-from .data.vector import LineVector, PVector
+from .data.vector import LineVector, PVector, VectorView
 
 PURE_FUNCTIONS: Final = frozenset(Symbol(n) for n in """
 * *' + +' - -' / < <= = > >= abs any? assoc assoc-in bigdec bigint boolean boolean? butlast coll? compare
@@ -145,7 +145,7 @@ def _expr(form: Any, local: frozenset[Symbol], out: Facts) -> None:
     if t is Symbol:
         _symbol(form, local, out)
         return
-    if t is PVector or t is LineVector or t is SpellSet:
+    if t is PVector or t is LineVector or t is VectorView or t is SpellSet:
         for x in form:
             _expr(x, local, out)
         return
@@ -183,7 +183,7 @@ def _expr(form: Any, local: frozenset[Symbol], out: Facts) -> None:
                 _callable_arg(x, local, out)
             return
         raise _Impure
-    if type(head) is Keyword or type(head) is PVector or type(head) is SpellMap or type(head) is SpellSet:
+    if type(head) is Keyword or type(head) is PVector or type(head) is VectorView or type(head) is SpellMap or type(head) is SpellSet:
         _expr(head, local, out)
         for x in args:
             _expr(x, local, out)
@@ -253,4 +253,4 @@ def _let(args: list[Any], local: frozenset[Symbol], out: Facts) -> None:
 
 
 def _is_pvector(x: Any) -> bool:
-    return type(x) is PVector
+    return type(x) is PVector or type(x) is VectorView

@@ -17,12 +17,12 @@ from typing import Any, Final
 
 from .data.hashmap import SpellMap, SpellSet
 from .data.plist import PList
-from .data.vector import LineVector, PVector
+from .data.vector import LineVector, PVector, VectorView
 from .printer import _READABLE_ATOMS, render_form
 
 LIMIT: Final = 200_000
 
-_COLLECTIONS: Final = frozenset({PList, PVector, LineVector, SpellMap, SpellSet})
+_COLLECTIONS: Final = frozenset({PList, PVector, LineVector, VectorView, SpellMap, SpellSet})
 _ATOMS: Final = frozenset(_READABLE_ATOMS)
 
 _texts: dict[int, tuple[Any, str]] = {}

@@ -712,10 +712,10 @@ def for_items(coll: Any) -> Any:
     from .data.atoms import Char
     from .data.hashmap import SpellSet
     from .data.text import is_bmp, to_units
-    from .data.vector import LineVector, PVector, vec
+    from .data.vector import LineVector, PVector, VectorView, vec
 
     t = type(coll)
-    if t is PVector or t is PList or t is LineVector or t is SpellSet:
+    if t is PVector or t is PList or t is LineVector or t is VectorView or t is SpellSet:
         return coll
     if coll is None:
         return ()

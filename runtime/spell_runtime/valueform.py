@@ -21,7 +21,7 @@ from .data.atoms import K_BODY, K_PARAMS, BigInt, Char, Float32, Keyword, Symbol
 from .data.fn import SpellFn, is_spell_fn
 from .data.hashmap import EMPTY_MAP, SpellMap, SpellSet
 from .data.plist import PList, plist
-from .data.vector import LineVector, PVector, vec
+from .data.vector import LineVector, PVector, VectorView, vec
 from .errors import HostError
 from .readable import is_reader_keyword, is_reader_number, is_reader_symbol
 
@@ -49,7 +49,7 @@ def _is_number(x: Any) -> bool:
 
 def _is_collection(x: Any) -> bool:
     t = type(x)
-    return t is PList or t is PVector or t is LineVector or isinstance(x, (SpellMap, SpellSet))
+    return t is PList or t is PVector or t is LineVector or t is VectorView or isinstance(x, (SpellMap, SpellSet))
 
 
 def _literal_atom(x: Any) -> bool:
@@ -136,13 +136,13 @@ def _fn_parts(x: Any) -> Optional[tuple[Any, Any]]:
         params, body = x.params, x.body
     else:
         params, body = x.get(K_PARAMS), x.get(K_BODY)
-    if (type(params) is PVector or type(params) is LineVector) and type(body) is PList:
+    if (type(params) is PVector or type(params) is LineVector or type(params) is VectorView) and type(body) is PList:
         return params, body
     return None
 
 
 def _needs_child_forms(node: Any, flags: dict[int, bool]) -> bool:
-    if flags[id(node)] and type(node) is not PVector:
+    if flags[id(node)] and type(node) is not PVector and type(node) is not VectorView:
         return False  # quoted whole
     return _fn_parts(node) is None
 
@@ -162,7 +162,7 @@ def _build(node: Any, flags: dict[int, bool], forms: dict[int, Any]) -> Any:
             items.append(start)
             items.append(vec(form_of(r) for r in rows))
         return plist(items)
-    if t is PVector:
+    if t is PVector or t is VectorView:
         return vec(form_of(e) for e in node)
     if flags[id(node)]:
         return plist([S_QUOTE, node])

@@ -37,6 +37,7 @@ from spell_runtime.data import (
     SpellMap,
     SpellSet,
     Symbol,
+    VectorView,
     as_pvector,
     is_spell_fn,
     vec,
@@ -205,7 +206,7 @@ class Analyzer:
             return self._list(form, ctx, frame, self._pos(form, pos))
         if t in _SELF_EVALUATING:
             return Const(form, pos, ctx, form)
-        if t is PVector or t is LineVector:
+        if t is PVector or t is LineVector or t is VectorView:
             p = self._pos(form, pos)
             spans = child_spans_of(form)
             items = tuple(self.analyze(x, Ctx.EXPR, frame, spans[i] if spans and i < len(spans) else p)
@@ -386,10 +387,10 @@ class Analyzer:
         return Recur(form, pos, ctx, rargs, target)
 
     def _pairs(self, bindings: Any) -> list[Any]:
-        return list(as_pvector(bindings)) if type(bindings) in (PVector, LineVector) else list(bindings)
+        return list(as_pvector(bindings)) if type(bindings) in (PVector, LineVector, VectorView) else list(bindings)
 
     def _let(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
-        if not args or type(args[0]) not in (PVector, LineVector, PList):
+        if not args or type(args[0]) not in (PVector, LineVector, VectorView, PList):
             what = args[0] if args else None
             if what is None:
                 return Const(form, pos, ctx, None) if not args else Fail(
@@ -431,7 +432,7 @@ class Analyzer:
         params = args[0] if args else None
         body_forms = args[1:]
         fn_body: Optional[FnBody] = None
-        if type(params) in (PVector, LineVector, PList):
+        if type(params) in (PVector, LineVector, VectorView, PList):
             plist_params = tuple(as_pvector(params)) if type(params) is not PList else tuple(params)
             syms: list[Symbol] = []
             for p in plist_params:
@@ -454,7 +455,7 @@ class Analyzer:
         return Fn(form, pos, ctx, params, mk_plist(body_forms, is_seq=True), fn_body)
 
     def _loop(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
-        if not args or type(args[0]) not in (PVector, LineVector, PList):
+        if not args or type(args[0]) not in (PVector, LineVector, VectorView, PList):
             what = args[0] if args else None
             return Fail(form, pos, ctx, "Don't know how to create ISeq from: %s" % host_class_name(what), ())
         items = self._pairs(args[0])
@@ -482,7 +483,7 @@ class Analyzer:
     def _for(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
         if len(args) < 1:
             return Fail(form, pos, ctx, "Too few arguments to for", ())
-        if type(args[0]) not in (PVector, LineVector, PList):
+        if type(args[0]) not in (PVector, LineVector, VectorView, PList):
             return Fail(form, pos, ctx, "Don't know how to create ISeq from: %s" % host_class_name(args[0]), ())
         items = self._pairs(args[0])
         clauses: list[Any] = []
@@ -501,7 +502,7 @@ class Analyzer:
             if key is K_WHEN:
                 clauses.append(ForWhen(self.analyze(expr, Ctx.EXPR, Frame(frozenset(locals_)), pos)))
             elif key is K_LET:
-                bitems = self._pairs(expr) if type(expr) in (PVector, LineVector, PList) else []
+                bitems = self._pairs(expr) if type(expr) in (PVector, LineVector, VectorView, PList) else []
                 bs: list[Binding] = []
                 for j in range(0, len(bitems) - 1, 2):
                     value = self.analyze(bitems[j + 1], Ctx.EXPR, Frame(frozenset(locals_)), pos)

@@ -33,6 +33,7 @@ from spell_runtime.data import (
     SpellMap,
     SpellSet,
     Symbol,
+    VectorView,
 )
 
 RUNTIME_IMPORTS = """\
@@ -170,7 +171,7 @@ class ConstantEncoder:
             if items and type(items[0]) is int and not v.is_seq:
                 return items  # a call form whose head is a reference: untagged
             return ["(*" if v.is_seq else "(", *items]
-        if t is PVector:
+        if t is PVector or t is VectorView:
             return ["[", *[self._encode(x) for x in v]]
         if t is LineVector:
             return ["lv", self._encode(v.items), [[s, n] for s, n in v.segments]]
@@ -208,7 +209,7 @@ def constants_source(entries: list[str]) -> str:
 def _children(v: Any) -> list[Any]:
     """The values a constant is built from (what ``ConstantWriter`` may share by name)."""
     t = type(v)
-    if t is PList or t is PVector or t is tuple or t is SpellSet:
+    if t is PList or t is PVector or t is VectorView or t is tuple or t is SpellSet:
         return list(v)
     if t is LineVector:
         return list(v.items)

@@ -30,7 +30,7 @@ from ..data.sorted import sorted_map as build_sorted_map
 from ..data.sorted import sorted_set as build_sorted_set
 from ..data.text import utf16_len
 from ..data.transient import TransientMap
-from ..data.vector import LineVector, PVector
+from ..data.vector import LineVector, PVector, VectorView
 from ..errors import HostError
 from . import compare as _compare  # noqa: F401  (installs the natural order sorted-map and sorted-set use)
 from .calling import call_fn, caller
@@ -65,7 +65,7 @@ def assoc1(m: Any, k: Any, v: Any) -> Any:
     t = type(m)
     if t is SpellMap:
         return m.assoc(k, v)
-    if t is PVector or t is LineVector:
+    if t is PVector or t is LineVector or t is VectorView:
         if t is LineVector:
             m = m.items
         if is_integer(k):
@@ -161,7 +161,7 @@ def contains(coll: Any, key: Any) -> bool:
     if isinstance(coll, (SpellMap, SpellSet)):
         return coll.contains(key)
     t = type(coll)
-    if t is PVector or t is LineVector:
+    if t is PVector or t is LineVector or t is VectorView:
         return is_integer(key) and 0 <= key < len(coll)
     if coll is None:
         return False
@@ -194,7 +194,7 @@ def find(m: Any, k: Any) -> Any:
         e = m.entry(k)
         return None if e is None else _pvector(e)
     t = type(m)
-    if t is PVector or t is LineVector:
+    if t is PVector or t is LineVector or t is VectorView:
         if is_integer(k) and INT_MIN <= k <= INT_MAX and 0 <= k < len(m):
             return _pvector((k, m[k]))
         return None
@@ -203,7 +203,7 @@ def find(m: Any, k: Any) -> Any:
 
 def _entry_part(e: Any, index: int, method: str) -> Any:
     t = type(e)
-    if (t is PVector or t is LineVector) and len(e) == 2:
+    if (t is PVector or t is LineVector or t is VectorView) and len(e) == 2:
         return e[index]
     if e is None:
         raise HostError(f'Cannot invoke "java.util.Map$Entry.{method}()" because "e" is null')
@@ -261,7 +261,7 @@ def kv_pairs(m: Any) -> Any:
     if isinstance(m, SpellMap):
         return m.items()
     t = type(m)
-    if t is PVector or t is LineVector:
+    if t is PVector or t is LineVector or t is VectorView:
         return enumerate(m)
     raise HostError("No implementation of method: :kv-reduce of protocol: "
                     "#'clojure.core.protocols/IKVReduce found for class: " + class_name(m))
@@ -291,7 +291,7 @@ def select_keys(m: Any, ks: Any) -> SpellMap:
 def _kv_of(x: Any) -> tuple[Any, Any]:
     """Destructure ``x`` as ``[k v]`` the way the reference's ``(fn [[k v]] ...)`` does."""
     t = type(x)
-    if t is PVector or t is LineVector or t is PList:
+    if t is PVector or t is LineVector or t is VectorView or t is PList:
         n = len(x)
         return (x[0] if n > 0 else None, x[1] if n > 1 else None)
     if x is None:

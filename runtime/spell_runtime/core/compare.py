@@ -18,7 +18,7 @@ from ..data.equality import spell_eq
 from ..data.hashmap import normkey
 from ..data.sorted import set_natural_compare
 from ..data.text import is_bmp, to_units
-from ..data.vector import LineVector, PVector
+from ..data.vector import LineVector, PVector, VectorView
 from ..errors import HostError
 from .hostcast import cast_message
 from .numbers import compare_numbers, is_number
@@ -54,9 +54,9 @@ def compare(a: Any, b: Any) -> int:
         if type(b) is not bool:
             raise HostError(cast_message(b, "java.lang.Boolean"))
         return 0 if a is b else (1 if a else -1)
-    if ta is PVector or ta is LineVector:
+    if ta is PVector or ta is LineVector or ta is VectorView:
         tb = type(b)
-        if tb is not PVector and tb is not LineVector:
+        if tb is not PVector and tb is not LineVector and tb is not VectorView:
             raise HostError(cast_message(b, "clojure.lang.IPersistentVector"))
         return _compare_vectors(a, b)
     raise HostError(cast_message(a, "java.lang.Comparable"))

@@ -25,7 +25,7 @@ from typing import Any
 from ..data.atoms import HostObject
 from ..data.hashmap import SpellMap
 from ..data.pvec import pvector
-from ..data.vector import LineVector, PVector
+from ..data.vector import LineVector, PVector, VectorView
 from ..errors import HostError
 from .bulk import NO_FAST, reduce1_fast, reduce_fast
 from .calling import caller
@@ -57,6 +57,12 @@ def reduced(x: Any) -> HostObject:
 @builtin("reduce", env=True, host="reduce")
 def reduce_(D: Any, f: Any, init_or_coll: Any, coll: Any = ABSENT) -> Any:
     src = init_or_coll if coll is ABSENT else coll
+    if type(src) is VectorView:  # the fast path below wants the C vector: copy once (C speed)
+        src = src.pvector()
+        if coll is ABSENT:
+            init_or_coll = src
+        else:
+            coll = src
     if type(src) is PVector:  # a known pure f over a vector: core/bulk.py
         fast = reduce1_fast(f, src) if coll is ABSENT else reduce_fast(f, init_or_coll, src)
         if fast is not NO_FAST:
@@ -106,7 +112,7 @@ def reduce_kv(D: Any, f: Any, init: Any, coll: Any) -> Any:
         return init
     if isinstance(coll, SpellMap):
         pairs: Any = coll.items()
-    elif (t := type(coll)) is PVector or t is LineVector:
+    elif (t := type(coll)) is PVector or t is LineVector or t is VectorView:
         pairs = enumerate(coll)
     else:
         raise HostError("No implementation of method: :kv-reduce of protocol: "

@@ -31,7 +31,7 @@ from ..data.pvec import pvector as _pvector
 from ..data.sorted import SortedMap, sorted_like
 from ..data.text import to_units, utf16_len
 from ..data.transient import TransientMap
-from ..data.vector import EMPTY_VECTOR, LineVector, PVector, Segment
+from ..data.vector import EMPTY_VECTOR, LineVector, PVector, Segment, VectorView, subvector
 from ..errors import HostError
 from .hostnames import cast_error, int_cast, not_seqable, simple_class_name
 from .registry import builtin
@@ -93,6 +93,8 @@ def to_iter(x: Any) -> Iterator[Any]:
         return iter(())
     if t is LineVector:
         return iter(x.items)
+    if t is VectorView:
+        return iter(x)
     if isinstance(x, SpellMap):
         return (_pvector(kv) for kv in x.items())
     if isinstance(x, SpellSet):
@@ -111,6 +113,8 @@ def seq_items(x: Any) -> Iterable[Any]:
         return ()
     if t is LineVector:
         return x.items  # type: ignore[no-any-return]
+    if t is VectorView:
+        return x  # type: ignore[no-any-return]
     if isinstance(x, SpellMap):
         return [_pvector(kv) for kv in x.items()]
     if isinstance(x, SpellSet):
@@ -123,7 +127,7 @@ def seq_items(x: Any) -> Iterable[Any]:
 def as_indexable(x: Any) -> Any:
     """The elements of seqable ``x`` as something with ``len``, indexing and slicing."""
     t = type(x)
-    if t is PVector:
+    if t is PVector or t is VectorView:
         return x
     if t is LineVector:
         return x.items
@@ -135,7 +139,7 @@ def as_indexable(x: Any) -> Any:
 def is_sequential(x: Any) -> bool:
     """Clojure ``sequential?``: lists, seqs and vectors."""
     t = type(x)
-    return t is PVector or t is PList or t is LineVector
+    return t is PVector or t is PList or t is LineVector or t is VectorView
 
 
 def seq_of(items: list[Any]) -> Any:
@@ -157,7 +161,7 @@ def seq_view(items: Any, start: int) -> PList:
 @builtin("first")
 def first(coll: Any) -> Any:
     t = type(coll)
-    if t is PVector:
+    if t is PVector or t is VectorView:
         return coll[0] if len(coll) else None
     if t is PList:
         return coll.first
@@ -173,7 +177,7 @@ def first(coll: Any) -> Any:
 @builtin("second")
 def second(coll: Any) -> Any:
     t = type(coll)
-    if t is PVector:
+    if t is PVector or t is VectorView:
         return coll[1] if len(coll) > 1 else None
     if t is PList:
         return coll.rest.first if coll.count > 1 else None
@@ -187,7 +191,7 @@ def second(coll: Any) -> Any:
 @builtin("last")
 def last(coll: Any) -> Any:
     t = type(coll)
-    if t is PVector or t is LineVector:
+    if t is PVector or t is LineVector or t is VectorView:
         return coll[-1] if len(coll) else None
     if t is PList and coll._src is not None:
         return coll[coll.count - 1]
@@ -213,6 +217,8 @@ def rest(coll: Any) -> Any:
         return EMPTY
     if t is LineVector:
         return seq_view(coll.items, 1)
+    if t is VectorView:
+        return view(coll.backing, coll.start + 1, len(coll) - 1, True) if len(coll) > 1 else EMPTY
     return seq_view(list(seq_items(coll)), 1)
 
 
@@ -233,13 +239,15 @@ def seq(coll: Any) -> Any:
         return view(coll, 0, len(coll), True) if len(coll) else None
     if t is LineVector:
         return seq(coll.items)
+    if t is VectorView:
+        return view(coll.backing, coll.start, len(coll), True) if len(coll) else None
     return seq_of(list(seq_items(coll)))
 
 
 @builtin("nth", host="nth")
 def nth(coll: Any, index: Any, not_found: Any = ABSENT) -> Any:
     t = type(coll)
-    if t is PVector or t is LineVector:
+    if t is PVector or t is LineVector or t is VectorView:
         if type(index) is int and 0 <= index < len(coll):
             return coll[index]
         i = int_cast(index)
@@ -278,7 +286,7 @@ def count(coll: Any) -> int:
         return 0
     if t is str:
         return utf16_len(coll)
-    if t is LineVector or isinstance(coll, (SpellMap, SpellSet)):
+    if t is LineVector or t is VectorView or isinstance(coll, (SpellMap, SpellSet)):
         return len(coll)
     raise HostError("count not supported on this type: " + simple_class_name(coll))
 
@@ -286,7 +294,7 @@ def count(coll: Any) -> int:
 @builtin("empty?")
 def is_empty(coll: Any) -> bool:
     t = type(coll)
-    if t is PVector or t is str or t is LineVector:
+    if t is PVector or t is str or t is LineVector or t is VectorView:
         return len(coll) == 0
     if t is PList:
         return coll.count == 0  # type: ignore[no-any-return]
@@ -305,7 +313,7 @@ def not_empty(coll: Any) -> Any:
 @builtin("peek")
 def peek(coll: Any) -> Any:
     t = type(coll)
-    if t is PVector or t is LineVector:
+    if t is PVector or t is LineVector or t is VectorView:
         return coll[-1] if len(coll) else None
     if t is PList:
         return coll.first
@@ -317,10 +325,11 @@ def peek(coll: Any) -> Any:
 @builtin("pop")
 def pop(coll: Any) -> Any:
     t = type(coll)
-    if t is PVector or t is LineVector:
-        if not len(coll):
+    if t is PVector or t is LineVector or t is VectorView:
+        n = len(coll)
+        if not n:
             raise HostError("Can't pop empty vector")
-        return coll[:-1] if t is PVector else coll.items[:-1]
+        return subvector(coll.items if t is LineVector else coll, 0, n - 1)
     if t is PList:
         if not coll.count:
             raise HostError("Can't pop empty list")
@@ -336,6 +345,8 @@ def butlast(coll: Any) -> Any:
     if t is PList and coll._src is not None:
         return view(coll._src, coll._off, coll.count - 1, True) if coll.count > 1 else None
     items = as_indexable(coll)
+    if type(items) is VectorView:
+        return view(items.backing, items.start, len(items) - 1, True) if len(items) > 1 else None
     if type(items) is not PVector and type(items) is not list:
         items = list(items)
     return view(items, 0, len(items) - 1, True) if len(items) > 1 else None
@@ -359,7 +370,7 @@ def _empty_line_vector(v: LineVector, start: int) -> LineVector:
 @builtin("subvec", host="subvec")
 def subvec(v: Any, start: Any, end: Any = ABSENT) -> Any:
     t = type(v)
-    if t is not PVector and t is not LineVector:
+    if t is not PVector and t is not LineVector and t is not VectorView:
         if v is None:
             raise HostError('Cannot invoke "clojure.lang.IPersistentVector.count()" because "v" is null')
         raise cast_error(v, "clojure.lang.IPersistentVector")
@@ -370,7 +381,7 @@ def subvec(v: Any, start: Any, end: Any = ABSENT) -> Any:
         raise HostError("")
     if t is LineVector:
         return v.subvec(s, e) if s < e else _empty_line_vector(v, s)
-    return v[s:e]
+    return subvector(v, s, e)
 
 
 @builtin("reverse", host="reverse")
@@ -411,6 +422,8 @@ def vec(coll: Any) -> Any:
         return coll
     if t is LineVector:
         return coll.items
+    if t is VectorView:
+        return coll.pvector()
     return _pvector(seq_items(coll))
 
 
@@ -430,6 +443,9 @@ def cons(x: Any, coll: Any) -> PList:
         return PList(x, EMPTY, 1, False)
     if t is PVector:
         return PList(x, seq_view(coll, 0), len(coll) + 1, True)
+    if t is VectorView:
+        tail = view(coll.backing, coll.start, len(coll), True) if len(coll) else EMPTY
+        return PList(x, tail, len(coll) + 1, True)
     items = list(seq_items(coll))
     return PList(x, seq_view(items, 0), len(items) + 1, True)
 
@@ -480,7 +496,7 @@ def concat(*colls: Any) -> PList:
 def entry_pairs(x: Any) -> list[tuple[Any, Any]]:
     """The (key, value) pairs ``(conj map x)`` adds: a ``[k v]`` vector, a map, or a seq of entries."""
     t = type(x)
-    if t is PVector or t is LineVector:
+    if t is PVector or t is LineVector or t is VectorView:
         if len(x) != 2:
             raise HostError("Vector arg to map conj must be a pair")
         return [(x[0], x[1])]
@@ -491,7 +507,7 @@ def entry_pairs(x: Any) -> list[tuple[Any, Any]]:
     pairs = []
     for e in to_iter(x):
         te = type(e)
-        if (te is PVector or te is LineVector) and len(e) == 2:
+        if (te is PVector or te is LineVector or te is VectorView) and len(e) == 2:
             pairs.append((e[0], e[1]))
         else:
             raise cast_error(e, "java.util.Map$Entry")
@@ -522,13 +538,15 @@ def conj1(coll: Any, x: Any) -> Any:
         return PList(x, EMPTY, 1, False)
     if isinstance(coll, SpellMap):
         tx = type(x)
-        if (tx is PVector or tx is LineVector) and len(x) == 2:
+        if (tx is PVector or tx is LineVector or tx is VectorView) and len(x) == 2:
             return coll.assoc(x[0], x[1])
         return map_put_all(coll, entry_pairs(x))
     if isinstance(coll, SpellSet):
         return coll.conj(x)
     if t is LineVector:
         return coll.items.append(x)
+    if t is VectorView:
+        return coll.pvector().append(x)
     raise cast_error(coll, "clojure.lang.IPersistentCollection")
 
 
@@ -554,11 +572,13 @@ def conj_all(to: Any, items: Iterable[Any]) -> Any:
         return to.extend(items)
     if t is LineVector:
         return to.items.extend(items)
+    if t is VectorView:
+        return to.pvector().extend(items)
     if isinstance(to, SpellMap):
         pairs: list[tuple[Any, Any]] = []
         for e in items:
             te = type(e)
-            if (te is PVector or te is LineVector) and len(e) == 2:
+            if (te is PVector or te is LineVector or te is VectorView) and len(e) == 2:
                 pairs.append((e[0], e[1]))
             else:
                 pairs.extend(entry_pairs(e))

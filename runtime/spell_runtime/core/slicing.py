@@ -26,7 +26,7 @@ from ..data.equality import spell_eq
 from ..data.hashmap import SpellSet
 from ..data.plist import PList
 from ..data.pvec import pvector as _pvector
-from ..data.vector import EMPTY_VECTOR, LineVector, PVector
+from ..data.vector import EMPTY_VECTOR, LineVector, PVector, VectorView, subvector
 from ..errors import HostError
 from ..limits import check_count, max_collection_size
 from .calling import caller
@@ -57,7 +57,7 @@ def take(n: Any, coll: Any) -> Any:
     if not k:
         return EMPTY_VECTOR
     t = type(coll)
-    if t is PVector:
+    if t is PVector or t is VectorView:
         return coll[:k]
     items = []
     for x in to_iter(coll):
@@ -71,7 +71,11 @@ def take(n: Any, coll: Any) -> Any:
 def drop(n: Any, coll: Any) -> Any:
     items = as_indexable(coll)
     k = steps(n)
-    return _pvector(items[k:]) if type(items) is list else items[k:]
+    t = type(items)
+    if t is PVector or t is VectorView:  # shares the vector: O(1) in a loop (issue 16 item 7)
+        size = len(items)
+        return subvector(items, min(k, size), size)
+    return _pvector(items[k:]) if t is list else items[k:]
 
 
 @builtin("take-last", host="take-last")
@@ -99,6 +103,9 @@ def drop_last(n_or_coll: Any, coll: Any = ABSENT) -> Any:
         n = n_or_coll
     items = as_indexable(coll)
     k = steps(n)
+    t = type(items)
+    if t is PVector or t is VectorView:  # shares the vector: O(1) in a loop (issue 16 item 7)
+        return subvector(items, 0, max(len(items) - k, 0))
     kept = items[:len(items) - k] if k < len(items) else items[:0]
     return _pvector(kept) if type(kept) is list else kept
 
@@ -286,7 +293,7 @@ def repeatedly(D: Any, n: Any, f: Any) -> Any:
 @builtin("shuffle", host="shuffle")
 def shuffle(coll: Any) -> Any:
     t = type(coll)
-    if t is PVector or t is PList or t is LineVector or isinstance(coll, SpellSet):
+    if t is PVector or t is PList or t is LineVector or t is VectorView or isinstance(coll, SpellSet):
         items = list(coll)
         random.shuffle(items)
         return _pvector(items)

@@ -18,7 +18,7 @@ from ..data.atoms import BigInt, Float32, Keyword, Symbol
 from ..data.fn import SpellFn, is_truthy
 from ..data.hashmap import SpellMap, SpellSet
 from ..data.plist import PList
-from ..data.vector import LineVector, PVector
+from ..data.vector import LineVector, PVector, VectorView
 from .hostnames import class_name
 from .registry import EnvFn, builtin
 
@@ -65,7 +65,7 @@ def is_seq(x: Any) -> bool:
 @builtin("vector?")
 def is_vector(x: Any) -> bool:
     t = type(x)
-    return t is PVector or t is LineVector
+    return t is PVector or t is LineVector or t is VectorView
 
 
 @builtin("set?")
@@ -83,13 +83,13 @@ def is_map(x: Any) -> bool:
 @builtin("coll?")
 def is_coll(x: Any) -> bool:
     t = type(x)
-    return t is PVector or t is PList or t is LineVector or isinstance(x, (SpellMap, SpellSet))
+    return t is PVector or t is PList or t is LineVector or t is VectorView or isinstance(x, (SpellMap, SpellSet))
 
 
 @builtin("sequential?")
 def is_sequential(x: Any) -> bool:
     t = type(x)
-    return t is PVector or t is PList or t is LineVector
+    return t is PVector or t is PList or t is LineVector or t is VectorView
 
 
 @builtin("fn?", host="fn?")
@@ -112,7 +112,7 @@ def type_name(x: Any) -> str:
         return "keyword"
     if t is Symbol:
         return "symbol"
-    if t is PVector or t is LineVector:
+    if t is PVector or t is LineVector or t is VectorView:
         return "vector"
     if isinstance(x, SpellMap):
         return "function" if t is SpellFn or is_truthy(x.get(_K_SPELL_FN)) else "map"

@@ -22,19 +22,19 @@ from . import hashmap
 from .atoms import BigInt, Char, Float32, Keyword, Symbol
 from .hashmap import SpellMap, SpellSet
 from .plist import PList
-from .vector import LineVector, PVector
+from .vector import LineVector, PVector, VectorView
 
 _MASK = (1 << 61) - 1
 
 _INT_TYPES = (int, BigInt)
 _FLOAT_TYPES = (float, Float32)
 _NUMBER_CATEGORY: dict[type, int] = {int: 1, BigInt: 1, Fraction: 2, float: 3, Float32: 3, Decimal: 4}
-_SEQUENTIAL = (PList, PVector, LineVector)
+_SEQUENTIAL = (PList, PVector, LineVector, VectorView)
 
 
 def is_sequential(x: Any) -> bool:
     t = type(x)
-    return t is PVector or t is PList or t is LineVector
+    return t is PVector or t is PList or t is LineVector or t is VectorView
 
 
 def spell_eq(a: Any, b: Any) -> bool:
@@ -120,7 +120,7 @@ def spell_hash(x: Any) -> int:
 
 def install() -> None:
     """Give the collection types Spell ``=`` and ``hash`` (subclasses such as ``SpellFn`` inherit them)."""
-    for cls in (SpellMap, SpellSet, PList, LineVector):
+    for cls in (SpellMap, SpellSet, PList, LineVector, VectorView):
         cls.__eq__ = spell_eq  # type: ignore[method-assign]
         cls.__hash__ = spell_hash  # type: ignore[method-assign,assignment]
     hashmap.key_hash = spell_hash

@@ -24,14 +24,14 @@ from typing import Any, Optional
 from .atoms import K_BODY, K_EXPANDER, K_PARAMS, K_SPELL_FN, K_SPELL_MACRO, K_SPELL_RECUR, K_VALS
 from .hashmap import SpellMap
 from .plist import EMPTY, PList
-from .vector import LineVector, PVector
+from .vector import LineVector, PVector, VectorView
 
 
 def _count_of(params: Any) -> int:
     if params is None:
         return 0
     t = type(params)
-    if t is PVector or t is PList or t is LineVector or isinstance(params, (str, SpellMap)):
+    if t is PVector or t is PList or t is LineVector or t is VectorView or isinstance(params, (str, SpellMap)):
         return len(params)
     from .hashmap import SpellSet
 

@@ -12,7 +12,7 @@ from typing import Any
 from .atoms import Char, _Named
 from .hashmap import _RAW_KEY_TYPES, Key, SpellMap, SpellSet
 from .text import is_bmp, to_units
-from .vector import LineVector, PVector
+from .vector import LineVector, PVector, VectorView
 
 
 def get(m: Any, k: Any, default: Any = None) -> Any:
@@ -30,7 +30,7 @@ def get(m: Any, k: Any, default: Any = None) -> Any:
         return default if pos is None else m._ord[pos][1]
     if isinstance(m, SpellMap):
         return m.get(k, default)
-    if t is PVector or t is LineVector:
+    if t is PVector or t is LineVector or t is VectorView:
         if type(k) is int and 0 <= k < len(m):
             return m[k]
         return default

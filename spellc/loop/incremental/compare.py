@@ -17,7 +17,7 @@ from spell_runtime.data.atoms import Pattern
 from spell_runtime.data.hashmap import SpellMap, SpellSet
 from spell_runtime.data.plist import PList
 from spell_runtime.data.positions import child_spans_of, span_of
-from spell_runtime.data.vector import LineVector, PVector
+from spell_runtime.data.vector import LineVector, PVector, VectorView
 
 
 def first_difference(a: Any, b: Any) -> Optional[str]:
@@ -28,7 +28,7 @@ def first_difference(a: Any, b: Any) -> Optional[str]:
         if type(x) is not type(y):
             return "%s: %s vs %s" % (path, type(x).__name__, type(y).__name__)
         t = type(x)
-        if t is PList or t is PVector or t is LineVector or t is SpellMap or t is SpellSet:
+        if t is PList or t is PVector or t is LineVector or t is VectorView or t is SpellMap or t is SpellSet:
             if len(x) != len(y):
                 return "%s: %d vs %d elements" % (path, len(x), len(y))
             if span_of(x) != span_of(y) or child_spans_of(x) != child_spans_of(y):

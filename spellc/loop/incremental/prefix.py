@@ -26,7 +26,7 @@ from spell_runtime.core.quine import serialize_prefix, split_quine
 from spell_runtime.data import PList, SpellMap
 from spell_runtime.data.hashmap import SpellSet
 from spell_runtime.data.plist import Span
-from spell_runtime.data.vector import LineVector, PVector
+from spell_runtime.data.vector import LineVector, PVector, VectorView
 from spell_runtime.printer import display_str, render_form
 from spell_runtime.rendercache import is_plain_data, remember, rendered
 
@@ -194,4 +194,4 @@ def _store(form: Any, line: int, col: int, piece: Optional[Piece]) -> None:
 def is_collection(form: Any) -> bool:
     """A non-empty collection: a distinct object worth keying by identity (empty ones are shared)."""
     t = type(form)
-    return (t is PList or t is SpellMap or t is SpellSet or t is PVector or t is LineVector) and len(form) > 0
+    return (t is PList or t is SpellMap or t is SpellSet or t is PVector or t is LineVector or t is VectorView) and len(form) > 0

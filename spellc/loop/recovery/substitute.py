@@ -16,13 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Optional
 
-from spell_runtime.data import LineVector, PList, PVector, SpellMap, Symbol, plist, vec
+from spell_runtime.data import LineVector, PList, PVector, SpellMap, Symbol, VectorView, plist, vec
 from spell_runtime.data.positions import child_spans_of, set_span, span_of
 
 
 def _children(node: Any) -> Optional[list[Any]]:
     t = type(node)
-    if t is PList or t is PVector:
+    if t is PList or t is PVector or t is VectorView:
         return list(node)
     if t is LineVector:
         return list(node.items)
@@ -41,7 +41,7 @@ def _rebuild(node: Any, items: list[Any]) -> Any:
         return plist(items, is_seq=node.is_seq).with_span(node.span, node.child_spans)
     if t is LineVector:
         return LineVector(vec(items), node.segments)
-    if t is PVector:
+    if t is PVector or t is VectorView:
         out = vec(items)
         span = span_of(node)
         if span is not None:

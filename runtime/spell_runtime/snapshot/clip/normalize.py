@@ -22,7 +22,7 @@ from ...data.atoms import K_SPELL_FN, Char, Keyword, Symbol
 from ...data.equality import spell_eq
 from ...data.hashmap import SpellMap, SpellSet
 from ...data.plist import PList, plist
-from ...data.vector import LineVector, PVector
+from ...data.vector import LineVector, PVector, VectorView
 from ...hooks import read_all
 from ...readable import is_reader_number
 from ..lazy import END, is_lazy
@@ -101,7 +101,7 @@ def normalize(p: Pass1, v: Any, depth: int) -> Any:
             return v
         p.changed = True
         return p.diagnostic(v, UNREADABLE_NUMBER)
-    if t is PVector or t is LineVector:
+    if t is PVector or t is LineVector or t is VectorView:
         return _vector(p, v, depth)
     if isinstance(v, SpellMap):
         info = p.ctx.info(v)

@@ -30,7 +30,7 @@ from typing import Any, Final, Optional
 from ...data.atoms import K_BODY, K_PARAMS, K_SPELL_FN, BigInt, Char, Float32, Keyword, Pattern, Symbol
 from ...data.hashmap import SpellMap, SpellSet
 from ...data.plist import PList, plist
-from ...data.vector import LineVector, PVector, vec
+from ...data.vector import LineVector, PVector, VectorView, vec
 from ...errors import HostError
 from ...printer import host_object_text, pr_str, quote_string
 from ...readable import is_reader_keyword, is_reader_number, is_reader_symbol
@@ -163,12 +163,12 @@ def _materialize(x: Any) -> Any:
         if x.whole is not None:
             return x.whole
         return SpellMap.from_pairs([(k, _materialize(v)) for k, v in pairs])
-    if t is PVector or t is LineVector or t is PList or isinstance(x, SpellSet):
+    if t is PVector or t is LineVector or t is VectorView or t is PList or isinstance(x, SpellSet):
         items = list(x)
         done = [_materialize(e) for e in items]
         if all(a is b for a, b in zip(items, done)):
             return x
-        if t is PVector:
+        if t is PVector or t is VectorView:
             return vec(done)
         if t is LineVector:
             return LineVector(vec(done), x.segments)
@@ -244,7 +244,7 @@ def _info_of_pairs(pairs: list[tuple[Any, Any]]) -> MapInfo:
     flagged = flag is not None and flag is not False
     fn: Optional[tuple[Any, Any]] = None
     tp = type(params)
-    if flagged and (tp is PVector or tp is LineVector) and type(body) is PList:
+    if flagged and (tp is PVector or tp is LineVector or tp is VectorView) and type(body) is PList:
         fn = (params, body)
     envelope = (type(ok) is bool and out and err and (truncated is missing or type(truncated) is bool)
                 and (exit_ is missing or int_or_nil(exit_)) and (status is missing or int_or_nil(status)))
@@ -436,7 +436,7 @@ def is_number(x: Any) -> bool:
 
 def is_collection(x: Any) -> bool:
     t = type(x)
-    return t is PVector or t is LineVector or t is PList or t is LargeMap or isinstance(x, (SpellMap, SpellSet))
+    return t is PVector or t is LineVector or t is VectorView or t is PList or t is LargeMap or isinstance(x, (SpellMap, SpellSet))
 
 
 def fn_parts(x: Any) -> Optional[tuple[Any, Any]]:
@@ -449,7 +449,7 @@ def fn_parts(x: Any) -> Optional[tuple[Any, Any]]:
     params = x.get(K_PARAMS)
     body = x.get(K_BODY)
     tp = type(params)
-    if (tp is PVector or tp is LineVector) and type(body) is PList:
+    if (tp is PVector or tp is LineVector or tp is VectorView) and type(body) is PList:
         return (params, body)
     return None
 
@@ -472,7 +472,7 @@ def literal(ctx: Ctx, x: Any) -> bool:
         return reader_keyword(x)
     if t is LineVector:
         return False
-    if t is PVector or t is PList or t is LargeMap or isinstance(x, (SpellMap, SpellSet)):
+    if t is PVector or t is VectorView or t is PList or t is LargeMap or isinstance(x, (SpellMap, SpellSet)):
         key = id(x)
         found = ctx.lit.get(key)
         if found is not None:
@@ -530,7 +530,7 @@ def first_line_args(form: PList) -> Optional[list[Any]]:
         if not (start is None or type(start) is int or type(start) is BigInt):
             return None
         rows = args[i + 1]
-        if type(rows) is not PVector and type(rows) is not LineVector:
+        if type(rows) is not PVector and type(rows) is not LineVector and type(rows) is not VectorView:
             return None
     return args
 
@@ -566,7 +566,7 @@ def _open(sink: Sink, x: Any) -> Optional[_Frame]:
             return None
         sink.ascii("(")
         return _Frame(iter(x), ")", False)
-    if t is PVector or t is LineVector:
+    if t is PVector or t is LineVector or t is VectorView:
         if not len(x):
             sink.ascii("[]")
             return None
@@ -606,7 +606,7 @@ def data(sink: Sink, x: Any, depth: int = 0) -> None:
         sink.string(x)
     elif depth > _DEEP:
         _data_deep(sink, x)
-    elif t is PVector or t is LineVector or (t is PList and not (x.count and x.first is FIRST_LINE)):
+    elif t is PVector or t is LineVector or t is VectorView or (t is PList and not (x.count and x.first is FIRST_LINE)):
         if not len(x):
             sink.ascii("()" if t is PList else "[]")
             return
@@ -715,10 +715,10 @@ def vf(ctx: Ctx, sink: Sink, x: Any) -> None:
         else:
             _constructor(sink, "(keyword ", x.ns, x.name)
         return
-    if t is PVector or t is LineVector or t is PList or t is SpellSet:
+    if t is PVector or t is LineVector or t is VectorView or t is PList or t is SpellSet:
         if sink.cap >= 0 and sink.n + 2 * len(x) + 1 > sink.cap:
             raise Overflow()  # "[a b]" needs at least this much, however it is spelled
-        if t is PVector:
+        if t is PVector or t is VectorView:
             sink.ascii("[")
             _vf_seq(ctx, sink, x)
             sink.ascii("]")

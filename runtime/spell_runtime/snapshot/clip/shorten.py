@@ -17,7 +17,7 @@ from typing import Any, Final, Optional
 from ...data.atoms import K_SPELL_FN, Keyword
 from ...data.hashmap import EMPTY_MAP, SpellMap, SpellSet
 from ...data.plist import PList, plist
-from ...data.vector import LineVector, PVector, vec
+from ...data.vector import LineVector, PVector, VectorView, vec
 from .normalize import MapWalk
 from .render import Ctx, LargeMap, data_len, fits, is_collection, is_map, literal, vf_len
 from .selection import Allowance, select
@@ -68,7 +68,7 @@ def shorten_over(ctx: Ctx, v: Any, budget: int) -> Any:
     r: Any
     if t is str:
         r = short_string(v, budget)
-    elif t is PVector or t is LineVector:
+    elif t is PVector or t is LineVector or t is VectorView:
         r = short_vector(ctx, v, budget)
     elif is_map(v):
         info = ctx.info(v)
