@@ -73,7 +73,7 @@ def _form_positions(forms: list[Any]) -> dict[str, tuple[int, int]]:
                 out.setdefault(pr_str(form), where)
                 if len(form) >= 3 and form[0] == S_DEFN:  # its body compiles as (fn params body…)
                     out.setdefault(pr_str(plist([S_FN, *list(form)[2:]])), where)
-        if isinstance(form, (PList, list, tuple)) or type(form).__name__ in ("PVector", "LineVector"):
+        if isinstance(form, (PList, list, tuple)) or type(form).__name__ in ("PVector", "LineVector", "VectorView"):
             for item in form:
                 walk(item)
 

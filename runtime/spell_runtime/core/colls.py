@@ -30,7 +30,7 @@ from ..data.sorted import sorted_map as build_sorted_map
 from ..data.sorted import sorted_set as build_sorted_set
 from ..data.text import utf16_len
 from ..data.transient import TransientMap
-from ..data.vector import LineVector, PVector, VectorView
+from ..data.vector import LineVector, PVector, VectorView, view_assoc
 from ..errors import HostError
 from . import compare as _compare  # noqa: F401  (installs the natural order sorted-map and sorted-set use)
 from .calling import call_fn, caller
@@ -70,6 +70,8 @@ def assoc1(m: Any, k: Any, v: Any) -> Any:
             m = m.items
         if is_integer(k):
             n = len(m)
+            if t is VectorView and 0 <= k <= n:
+                return view_assoc(m, k, v)
             if 0 <= k < n:
                 return m.set(k, v)
             if k == n:

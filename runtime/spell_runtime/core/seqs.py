@@ -31,7 +31,7 @@ from ..data.pvec import pvector as _pvector
 from ..data.sorted import SortedMap, sorted_like
 from ..data.text import to_units, utf16_len
 from ..data.transient import TransientMap
-from ..data.vector import EMPTY_VECTOR, LineVector, PVector, Segment, VectorView, subvector
+from ..data.vector import EMPTY_VECTOR, LineVector, PVector, Segment, VectorView, subvector, view_assoc
 from ..errors import HostError
 from .hostnames import cast_error, int_cast, not_seqable, simple_class_name
 from .registry import builtin
@@ -546,7 +546,7 @@ def conj1(coll: Any, x: Any) -> Any:
     if t is LineVector:
         return coll.items.append(x)
     if t is VectorView:
-        return coll.pvector().append(x)
+        return view_assoc(coll, len(coll), x)
     raise cast_error(coll, "clojure.lang.IPersistentCollection")
 
 

@@ -145,7 +145,7 @@ class VectorView:
     installed by ``equality.py`` as for the other collections.
     """
 
-    __slots__ = ("backing", "start", "end")
+    __slots__ = ("backing", "start", "end", "__weakref__")
 
     backing: Any
     start: int
@@ -217,6 +217,18 @@ def subvector(v: Any, start: int, end: int) -> Any:
     if n < _COPY_BELOW or 4 * n < size:
         return backing[offset + start:offset + end]
     return VectorView(backing, offset + start, offset + end)
+
+
+def view_assoc(v: VectorView, index: int, x: Any) -> Any:
+    """``(assoc v index x)`` for ``0 <= index <= len(v)`` (checked by the caller) without copying:
+    the backing's ``set``/``append`` share all but one path of it (O(log n)), so a loop that pops
+    and conjs (a stack) stays linear."""
+    backing, start, at = v.backing, v.start, v.start + index
+    new = backing.append(x) if at == len(backing) else backing.set(at, x)
+    end = max(v.end, at + 1)
+    if start == 0 and end == len(new):
+        return new
+    return VectorView(new, start, end)
 
 
 VECTOR_TYPES: tuple[type, ...] = (PVector, LineVector, VectorView)
