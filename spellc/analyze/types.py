@@ -23,9 +23,10 @@ or env. Types are facts about values only: the error env a private loop adds to 
 built from the same variables.
 
 What each type means, exactly: ``LONG`` ``type(v) is int``; ``DOUBLE`` ``type(v) is float``;
-``VECTOR`` ``type(v) is PVector`` (the C vector); ``MAP`` ``type(v) is SpellMap`` (which *can*
-be a function value or a recur request: a map-typed tail is still checked); ``STRING``
-``type(v) is str``.
+``VECTOR`` ``type(v) is PVector`` (the C vector, never a ``VectorView``: only literals, ``for``
+and ``conj`` onto a VECTOR are typed, never ``pop``/``drop``/``subvec``, whose results can be
+views); ``MAP`` ``type(v) is SpellMap`` (which *can* be a function value or a recur request: a
+map-typed tail is still checked); ``STRING`` ``type(v) is str``.
 """
 
 from __future__ import annotations

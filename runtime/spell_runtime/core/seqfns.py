@@ -23,7 +23,7 @@ from ..data.equality import spell_eq
 from ..data.hashmap import normkey
 from ..data.pvec import pvector as _pvector
 from ..data.text import is_bmp
-from ..data.vector import EMPTY_VECTOR, PVector
+from ..data.vector import EMPTY_VECTOR, PVector, VectorView
 from ..limits import check_count
 from .bulk import NO_FAST, filter_fast, map_fast
 from .calling import call_fn, caller
@@ -34,6 +34,8 @@ from .seqs import ABSENT, as_indexable, is_sequential, seq_items, to_iter
 
 @builtin("map", env=True, host="map")
 def map_(D: Any, f: Any, coll: Any) -> Any:
+    if type(coll) is VectorView:  # the bulk fast path wants the C vector: copy once (C speed)
+        coll = coll.pvector()
     if type(coll) is PVector:
         fast = map_fast(f, coll)
         if fast is not NO_FAST:
@@ -49,6 +51,8 @@ def map_indexed(D: Any, f: Any, coll: Any) -> Any:
 
 @builtin("filter", env=True, host="filter")
 def filter_(D: Any, pred: Any, coll: Any) -> Any:
+    if type(coll) is VectorView:  # the bulk fast path wants the C vector: copy once (C speed)
+        coll = coll.pvector()
     if type(coll) is PVector:
         fast = filter_fast(pred, coll, True)
         if fast is not NO_FAST:
@@ -59,6 +63,8 @@ def filter_(D: Any, pred: Any, coll: Any) -> Any:
 
 @builtin("remove", env=True, host="remove")
 def remove(D: Any, pred: Any, coll: Any) -> Any:
+    if type(coll) is VectorView:  # the bulk fast path wants the C vector: copy once (C speed)
+        coll = coll.pvector()
     if type(coll) is PVector:
         fast = filter_fast(pred, coll, False)
         if fast is not NO_FAST:

@@ -15,6 +15,11 @@ keep list-ness exactly where Clojure does. Only ``subvec`` keeps a
 ``LineVector``'s line numbers; every other vector operation returns a plain
 vector (runtime.md decision D7).
 
+``pop``, ``subvec`` (and ``drop``/``drop-last`` in ``slicing``) return a ``VectorView``
+sharing the vector they take apart, and ``conj`` onto a view shares its backing too, so
+shrinking a vector in a loop is linear (issue 16 item 7; ``data/vector.py``). A view is a
+plain vector to Spell; the functions here read it in place where that is O(1) per element.
+
 The hot builtins (``first``, ``count``, ``nth``, ``conj``) test the C vector and
 the cons cell before anything else and take fixed arguments.
 """

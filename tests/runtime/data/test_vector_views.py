@@ -27,7 +27,9 @@ from spell_runtime.data.hashmap import SpellSet
 from spell_runtime.data.plist import plist
 from spell_runtime.data.vector import EMPTY_VECTOR, PVector, VectorView, as_pvector, is_vector, subvector, vec
 from spell_runtime.errors import HostError
-from spell_runtime.printer import pr_str, to_str
+from spell_runtime.printer import pr_str, render_form, to_str
+from spell_runtime.snapshot import snapshot_text
+from spell_runtime.valueform import value_form
 
 library.load()
 
@@ -93,6 +95,10 @@ def assert_same_vector(x: Any, model: list[Any]) -> None:
     assert SpellSet.from_items([x]).contains(plain) and SpellSet.from_items([plain]).contains(x)
     assert pr_str(vec([x, x])) == pr_str(vec([plain, plain]))
     assert type(as_pvector(x)) is PVector and list(as_pvector(x)) == model
+    assert render_form(x) == render_form(plain) and pr_str(value_form(x)) == pr_str(value_form(plain))
+    for limit in (128, 400, 4000):  # bounded display, as the model sees values
+        assert snapshot_text(x, limit) == snapshot_text(plain, limit)
+        assert snapshot_text(spell_map(K, x, x, 1), limit) == snapshot_text(spell_map(K, plain, plain, 1), limit)
     copy = pickle.loads(pickle.dumps(x))
     assert type(copy) is PVector and list(copy) == model
     for name, arg_lists in CALLS:
