@@ -132,7 +132,11 @@ def take_while(D: Any, pred: Any, coll: Any) -> Any:
 @builtin("drop-while", env=True, host="drop-while")
 def drop_while(D: Any, pred: Any, coll: Any) -> Any:
     items = as_indexable(coll)
-    tail = items[_while_index(D, pred, items):]
+    i = _while_index(D, pred, items)
+    t = type(items)
+    if t is PVector or t is VectorView:  # shares the vector, as drop does
+        return subvector(items, i, len(items))
+    tail = items[i:]
     return _pvector(tail) if type(tail) is list else tail
 
 
@@ -145,7 +149,9 @@ def split_at(n: Any, coll: Any) -> Any:
 def split_with(D: Any, pred: Any, coll: Any) -> Any:
     items = as_indexable(coll)
     i = _while_index(D, pred, items)
-    return _pvector((_pvector(items[:i]), _pvector(items[i:])))
+    t = type(items)
+    rest = subvector(items, i, len(items)) if t is PVector or t is VectorView else _pvector(items[i:])
+    return _pvector((_pvector(items[:i]), rest))
 
 
 @builtin("take-nth", host="take-nth")

@@ -63,6 +63,8 @@ PROGRAMS = [
     "[(quote x) (make 40)]",
     "(map-indexed (fn [i x] (- x i)) (subvec (make 100) 20))",
     "(group-by even? (drop 10 (make 60)))",
+    "[(drop-while #(< % 60) (make 100)) (split-with #(< % 60) (make 100)) (split-at 30 (make 100))]",
+    "(loop [xs (make 100) acc []] (if (seq xs) (recur (drop-while #(= % (first xs)) xs) (conj acc (first xs))) acc))",
     # errors, with their env and trace
     "(let [v (make 100)] (nth v 200))",
     "(subvec (make 100) 50 20)",
