@@ -577,8 +577,10 @@ def conj_all(to: Any, items: Iterable[Any]) -> Any:
         return to.extend(items)
     if t is LineVector:
         return to.items.extend(items)
-    if t is VectorView:
-        return to.pvector().extend(items)
+    if t is VectorView:  # one slot of a new backing at a time (``conj1``): O(len(items)), no copy of ``to``
+        for y in items:
+            to = conj1(to, y)
+        return to
     if isinstance(to, SpellMap):
         pairs: list[tuple[Any, Any]] = []
         for e in items:
