@@ -23,7 +23,7 @@ from .fn import RecurMarker, SpellFn, as_spell_fn, is_macro, is_spell_fn, is_tru
 from .hashmap import EMPTY_MAP, EMPTY_SET, Key, SpellMap, SpellSet, normkey, spell_map
 from .lookup import get
 from .plist import EMPTY, PList, Span, plist, plist_of
-from .vector import EMPTY_VECTOR, VECTOR_TYPES, LineVector, PVector, VectorView, as_pvector, is_vector, vec
+from .vector import EMPTY_VECTOR, LineVector, PVector, VectorView, as_pvector, is_vector, vec
 
 __all__ = [
     "BigInt", "Char", "Float32", "HostObject", "Keyword", "LONG_MAX", "LONG_MIN", "Pattern", "Symbol",
@@ -31,5 +31,5 @@ __all__ = [
     "SpellFn", "as_spell_fn", "is_macro", "is_spell_fn", "is_truthy", "recur_vals", "EMPTY_MAP",
     "EMPTY_SET", "Key", "SpellMap", "SpellSet", "normkey", "spell_map", "get", "EMPTY", "PList", "Span",
     "plist", "plist_of", "EMPTY_VECTOR", "LineVector", "PVector", "as_pvector", "is_vector", "vec",
-    "VECTOR_TYPES", "VectorView",
+    "VectorView",
 ]

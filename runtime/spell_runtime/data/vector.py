@@ -9,20 +9,32 @@ accepts vectors asks ``is_vector`` and converts with ``as_pvector`` where it onl
 needs the elements.
 
 The third kind, ``VectorView``, is what makes ``pop``, ``drop``, ``drop-last`` and
-``subvec`` cheap inside loops (issue 16 item 7). The C vector has no offset and no
+``subvec`` (and ``drop-while``, ``split-at``, ``split-with``) cheap inside loops (issue 16 item 7). The C vector has no offset and no
 O(1) pop: its slices, ``delete`` and evolvers all copy, so
 ``(loop [xs v] (if (empty? xs) ... (recur (pop xs) ...)))`` copied the remaining
 elements at every step (quadratic). A view is a backing C vector plus a
 ``[start, end)`` window, like Clojure's ``subvec`` (``APersistentVector$SubVector``):
 making one is O(1), and ``count``, ``empty?``, ``first``, ``nth``, ``peek``,
 iteration and ``=`` read the backing in place, while taking a view of a view
-re-bases onto the same backing (``subvector``). Everything else converts once
-(``as_pvector``, O(n)), so no code that needs the C type ever sees a view: the
-runtime's type tests accept the three kinds (``VECTOR_TYPES``), and the emitter's
-inline fast paths test ``type(v) is PVector`` and fall back to the library
-function for the other two. To Spell a view *is* a vector: same ``=`` and hash,
-printing, ``vector?``, ``type``/``class`` text, map-key use, destructuring and
-errors; pickling gives the plain C vector.
+re-bases onto the same backing (``subvector``). ``conj``/``assoc``/``into`` onto a
+view set one slot of a new backing (``view_assoc``: the C type's ``set``/``append``
+share all but one path, O(log n)), so a pop-then-conj stack loop shares too.
+Everything else converts once (``as_pvector``, O(n)), so no code that needs the C
+type ever sees a view: every runtime and compiler type test of a vector names the
+three kinds (or asks ``is_vector``), the bulk fast paths of ``reduce``/``map``/
+``filter`` copy a view into a C vector first (C speed; they are O(n) anyway), and
+the emitter's inline fast paths test ``type(v) is PVector`` and fall back to the
+library function for the other two kinds; the analyzer never types a view as a
+vector (``analyze/types.py``). To Spell a view *is* a vector: same ``=`` and hash,
+printing, snapshots, ``vector?``, ``type``/``class`` text, map-key use,
+destructuring and errors; pickling gives the plain C vector.
+
+Python code handed Spell values (Python-module namespaces, exported fns,
+``eval_string``) may get a view: it reads like the C vector (``len``, indexing,
+iteration, the C vector's methods) and ``as_pvector`` gives the C type. Python's
+own ``==`` is Spell's from the view's side only: the C type's ``__eq__`` answers
+False for anything but a C vector or list, as it already does for ``LineVector``;
+Spell code compares with ``spell_eq`` and hashes with ``spell_hash``, never those.
 
 Chosen over the alternative of keeping plain C vectors and rewriting the loop
 pattern in the compiler: that only helps loops the analysis recognises, while a
@@ -229,10 +241,6 @@ def view_assoc(v: VectorView, index: int, x: Any) -> Any:
     if start == 0 and end == len(new):
         return new
     return VectorView(new, start, end)
-
-
-VECTOR_TYPES: tuple[type, ...] = (PVector, LineVector, VectorView)
-"""Every Python type a Spell vector can have."""
 
 
 def is_vector(x: object) -> bool:
