@@ -62,7 +62,9 @@ class H:
     # calls and their rare paths
     APPLY: Final = "_apply"
     IS_MACRO: Final = "_is_macro"
-    MACRO_CALL: Final = "_macro_call"
+    NOT_MACRO: Final = "_not_macro"
+    APPLIER: Final = "_applier"
+    MACRO_INTO: Final = "_macro_into"
     MAKE_RECUR: Final = "_make_recur"
     RECUR_OF: Final = "_recur_of"
     RECUR_VALUE: Final = "_recur_value"
@@ -153,7 +155,8 @@ def compiled_namespace() -> dict[str, Any]:
         H.MISS_LOOKUP: s.miss, H.NS_PATH: s.ns_path, H.NS_STATIC: s.ns_static, H.REC: s.rec, H.DEFINE: s.define,
         H.UNWIND: s.unwind, H.RESTORE: s.restore, H.DESTRUCTURE: destructure, H.LOOP_REBIND: s.loop_rebind,
         H.PRIVATE_REBIND: s.private_rebind,
-        H.APPLY: s.apply_fn, H.IS_MACRO: s.check_macro, H.MACRO_CALL: s.macro_call, H.MAKE_RECUR: s.make_recur,
+        H.APPLY: s.apply_fn, H.IS_MACRO: s.check_macro, H.NOT_MACRO: s.not_macro,
+        H.APPLIER: s.applier, H.MACRO_INTO: s.macro_into, H.MAKE_RECUR: s.make_recur,
         H.RECUR_OF: s.recur_of,        H.RECUR_VALUE: s.recur_value, H.STALE: s.stale, H.SUBUNITS: s.subunits, H.SUBUNITS_VALUE: s.subunits_value, H.GET: get, H.IS: operator.is_,
         H.SPELL_EQ: spell_eq,
         H.THROW: s.throw, H.THROW_NOW: s.throw_now, H.FAIL: s.fail, H.FAIL_NOW: s.fail_now,

@@ -188,22 +188,42 @@ def call_host(D: dict[Any, Any], f: Any, args: tuple[Any, ...]) -> Any:
         raise e
 
 
-def macro_call(D: dict[Any, Any], m: SpellMap, form: PList, undo: Optional[list[Any]]) -> tuple[Any, Any]:
-    """Expand a user macro call and evaluate the expansion (language.md §10.2).
+def check_macro(f: Any) -> bool:
+    """True when a head value is a user macro (a plain map with truthy :spell/macro)."""
+    return type(f) is SpellMap and is_macro(f)
 
-    Returns (value, the call site scope's undo list ``undo`` extended with the expansion's
-    escaping defs); the emitter assigns the second back to the scope's undo variable.
-    """
+
+def not_macro(f: Any) -> bool:
+    """True when a head value that is not a Spell function is no user macro either: the call site
+    goes on to evaluate the arguments (a call site tests ``type(f) is _SpellFn`` first)."""
+    return type(f) is not SpellMap or not is_macro(f)
+
+
+def applier(D: dict[Any, Any], f: Any, form: Any) -> Callable[..., Any]:
+    """The callee of a call site whose head value is not a Spell function of the call's arity.
+
+    A call site is ``(f.code if type(f) is _SpellFn and f.arity == n else _applier(D, f, form))(D, head, a1, ...)``:
+    the head's fast path and every other case share one argument list, evaluated once after the
+    callee, so the arguments need no temporaries (architecture.md §2.5). The function returned
+    takes the compiled-body convention ``(D, head, *args)`` and applies ``f`` generically."""
+
+    def apply(D: dict[Any, Any], head: Any, *args: Any) -> Any:
+        return apply_fn(D, f, form, args)
+
+    return apply
+
+
+def macro_into(D: dict[Any, Any], m: SpellMap, form: PList, undo: list[Any]) -> Any:
+    """Expand a user macro call and evaluate the expansion (language.md §10.2): its value, with
+    the expansion's escaping defs appended to the call site scope's undo list ``undo`` in place
+    (one helper call, no result tuple for the call site to take apart)."""
     from .hooks import eval_expansion, expand_user_macro
 
     expansion = expand_user_macro(D, m, form, str(form.first))
     value, more = eval_expansion(D, expansion)
-    return value, merge_undo(undo, more)
-
-
-def check_macro(f: Any) -> bool:
-    """True when a head value is a user macro (a plain map with truthy :spell/macro)."""
-    return type(f) is SpellMap and is_macro(f)
+    if more:
+        undo.extend(more)
+    return value
 
 
 def recur_of(v: Any) -> Optional[tuple[Any, ...]]:
@@ -226,8 +246,11 @@ def recur_again(code: Callable[..., Any], D: dict[Any, Any], head: Any, vals: tu
 
 
 def recur_value(code: Callable[..., Any], D: dict[Any, Any], head: Any, v: Any, arity: int, form: Any) -> Any:
-    """A map-typed tail value of a directly applied function: a recur request re-runs the function
-    with its values (§8.1 step 5, Q17); any other map is the function's value."""
+    """A map-typed tail value of a function body: when the body was applied directly (``head`` not
+    None), a recur request re-runs the function with its values (§8.1 step 5, Q17); any other map,
+    and any request returned to a builtin that applied the body (``head`` None), is the value."""
+    if head is None:
+        return v
     vals = recur_of(v)
     if vals is None:
         return v

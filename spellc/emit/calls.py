@@ -72,19 +72,59 @@ class CallEmitter(FastPathEmitter):
 
         Shape (architecture.md §2.5)::
 
-            f.code(D, head_form, a1, a2) if type(f) is _SpellFn and f.arity == 2 else _apply(D, f, form, (a1, a2))
+            (f.code if type(f := head) is _SpellFn and f.arity == 2 else _applier(D, f, form))(D, head_form, a1, a2)
 
-        preceded, when the head could name a user macro, by the macro test that must run before
-        any argument is evaluated (a Spell function is never a macro: that type test comes first)
-        and whose rare branch, ``_macro_call``, also merges the expansion's escaping defs into the
-        scope's undo list. Arguments that are literals or Python locals are used in place; others
-        are evaluated once, in order, into temporaries.
+        The callee is chosen before any argument is evaluated, so the fast path and every other
+        case (arity mismatch, a non-fn head: ``support.applier``) share one argument list and the
+        arguments need no temporaries. When the head could name a user macro, the macro test
+        comes first (a Spell function is never a macro: that type test is made once and kept)::
+
+            (f.code if ty is _SpellFn and f.arity == 2 else _applier(D, f, form))(D, head_form, a1, a2)
+              if (ty := type(f := head)) is _SpellFn or _not_macro(f) else _macro_into(D, f, form, undo)
+
+        ``_macro_into`` expands and evaluates the macro call and appends the expansion's escaping
+        defs to the scope's undo list in place (a function body's list is made on first use:
+        ``(_u := _u or [])``).
         """
-        n = len(args)
+        if head.stmts or any(a.stmts for a in args):
+            return self._call_stmts(node, head, args, scope, pos, self.tmp("_f"))
+        if self.published is not None:
+            return self._published_call_expr(node, head, args, scope)
         form_c = self.const(node.form)
         f = self.tmp("_f")
-        if head.stmts or any(a.stmts for a in args):
-            return self._call_stmts(node, head, args, scope, pos, f)
+        head_form = self.const(node.form.first)
+        if node.maybe_macro:
+            ty = self.tmp("_ty")
+            test = P.or_(P.is_(P.walrus(ty, P.callname("type", P.walrus(f, head.expr))), P.name(H.SPELL_FN)),
+                         P.callname(H.NOT_MACRO, P.name(f)))
+            call = P.call(self._callee(P.name(ty), f, len(args), form_c), P.name("D"), head_form,
+                          *[a.expr for a in args])
+            return Result([], P.ifexp(test, call, self._macro_into(f, form_c, scope)))
+        head_type = P.callname("type", P.walrus(f, head.expr))
+        return Result([], P.call(self._callee(head_type, f, len(args), form_c), P.name("D"), head_form,
+                                 *[a.expr for a in args]))
+
+    def _callee(self, head_type: ast.expr, f: str, n: int, form_c: ast.expr) -> ast.expr:
+        """``f.code if <head_type> is _SpellFn and f.arity == n else _applier(D, f, form)``."""
+        return P.ifexp(P.and_(P.is_(head_type, P.name(H.SPELL_FN)),
+                              P.compare(P.attr(P.name(f), "arity"), ast.Eq(), P.const(n))),
+                       P.attr(P.name(f), "code"), P.callname(H.APPLIER, P.name("D"), P.name(f), form_c))
+
+    def _macro_into(self, f: str, form_c: ast.expr, scope: Scope) -> ast.expr:
+        """The macro branch: ``_macro_into(D, f, form, undo)``, the scope's undo list made on first use."""
+        scope.used = True
+        undo: ast.expr = P.name(scope.undo) if scope.always_list else P.walrus(
+            scope.undo, P.or_(P.name(scope.undo), P.list_([])))
+        return P.callname(H.MACRO_INTO, P.name("D"), P.name(f), form_c, undo)
+
+    def _published_call_expr(self, node: ir.Call, head: Result, args: list[Result], scope: Scope) -> Result:
+        """A call site in a body whose parameters are published around calls (``published_calls``):
+        arguments are evaluated into temporaries before the application, whose slow path hands the
+        parameters' current values to the helper."""
+        pub = self.published
+        assert pub is not None
+        form_c = self.const(node.form)
+        f = self.tmp("_f")
         evals: list[ast.expr] = []
         arg_exprs: list[ast.expr] = []
         for a in args:
@@ -96,23 +136,13 @@ class CallEmitter(FastPathEmitter):
                 arg_exprs.append(P.name(an))
         ty = self.tmp("_ty")
         head_type = P.name(ty) if node.maybe_macro else P.callname("type", P.name(f))
-        pub = self.published
         dispatch = published_calls.dispatch_expr(self, pub, f, head_type, self.const(node.form.first), form_c,
-                                                 arg_exprs) if pub is not None else P.ifexp(
-            P.and_(P.is_(head_type, P.name(H.SPELL_FN)),
-                   P.compare(P.attr(P.name(f), "arity"), ast.Eq(), P.const(n))),
-            P.call(P.attr(P.name(f), "code"), P.name("D"), self.const(node.form.first), *arg_exprs),
-            P.callname(H.APPLY, P.name("D"), P.name(f), form_c, P.tuple_(arg_exprs)))
+                                                 arg_exprs)
         if node.maybe_macro:
             not_macro = P.or_(P.is_(P.walrus(ty, P.callname("type", P.walrus(f, head.expr))), P.name(H.SPELL_FN)),
-                              P.not_(P.callname(H.IS_MACRO, P.name(f))))
+                              P.callname(H.NOT_MACRO, P.name(f)))
             cond = P.and_(not_macro, P.bitand(*evals)) if evals else not_macro
-            mv = self.tmp("_mr")
-            scope.used = True
-            macro = P.or_(P.is_(P.walrus(scope.undo, P.subscript(P.walrus(mv, P.callname(
-                H.MACRO_CALL, P.name("D"), P.name(f), form_c, P.name(scope.undo))), P.const(1))), P.name(H.NOTHING)),
-                P.subscript(P.name(mv), P.const(0))) if pub is None else published_calls.macro_expr(
-                    self, pub, f, form_c, scope)
+            macro = published_calls.macro_expr(self, pub, f, form_c, scope)
             return Result([], P.ifexp(cond, dispatch, macro))
         if not evals:
             return Result([], P.ifexp(P.is_not(P.walrus(f, head.expr), P.name(H.NOTHING)), dispatch,
@@ -133,21 +163,13 @@ class CallEmitter(FastPathEmitter):
             arg_stmts.append(P.assign(an, a.expr))
             arg_names.append(an)
         n = len(args)
-        call_fast = P.assign(r, P.call(P.attr(P.name(f), "code"), P.name("D"), self.const(node.form.first),
-                                       *[P.name(a) for a in arg_names]))
-        call_slow = P.assign(r, P.callname(H.APPLY, P.name("D"), P.name(f), form_c,
-                                           P.tuple_([P.name(a) for a in arg_names])))
+        call = P.assign(r, P.call(self._callee(P.callname("type", P.name(f)), f, n, form_c), P.name("D"),
+                                  self.const(node.form.first), *[P.name(a) for a in arg_names]))
         pub = self.published
-        dispatch = arg_stmts + ([P.if_(P.and_(P.is_(P.callname("type", P.name(f)), P.name(H.SPELL_FN)),
-                                              P.compare(P.attr(P.name(f), "arity"), ast.Eq(), P.const(n))),
-                                       [call_fast], [call_slow])] if pub is None else published_calls.dispatch_stmts(
+        dispatch = arg_stmts + ([call] if pub is None else published_calls.dispatch_stmts(
             self, pub, f, r, self.const(node.form.first), form_c, arg_names))
         if node.maybe_macro:
-            scope.used = True
-            mv = self.tmp("_mr")
-            macro = [P.assign(mv, P.callname(H.MACRO_CALL, P.name("D"), P.name(f), form_c, P.name(scope.undo))),
-                     P.assign(scope.undo, P.subscript(P.name(mv), P.const(1))),
-                     P.assign(r, P.subscript(P.name(mv), P.const(0)))] if pub is None else published_calls.macro_stmts(
+            macro = [P.assign(r, self._macro_into(f, form_c, scope))] if pub is None else published_calls.macro_stmts(
                 self, pub, f, r, form_c, scope)
             out.append(P.if_(P.callname(H.IS_MACRO, P.name(f)), macro, dispatch))
         else:

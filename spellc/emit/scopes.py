@@ -103,10 +103,10 @@ class ScopeEmitter(TypedEmitter):
             if may_be_map and isinstance(tail, FnExit):
                 # A recur request that arrives as a value (Q17; rare: only maps can be one) re-enters
                 # the function by a call in ``_recur_value`` rather than a loop, which keeps the
-                # common path free of loop bookkeeping.
+                # common path free of loop bookkeeping. (A body applied by a builtin, ``_H`` None,
+                # hands the request back as its value: that test is the helper's.)
                 v = self.tmp("_v")
-                plain = P.or_(P.compare(P.callname("type", P.walrus(v, value)), ast.NotIn(), P.name(H.MAYBE_RECUR)),
-                              P.is_(P.name(L.HEAD), P.const(None)))
+                plain = P.compare(P.callname("type", P.walrus(v, value)), ast.NotIn(), P.name(H.MAYBE_RECUR))
                 again = P.callname(H.RECUR_VALUE, P.name(tail.name), P.name("D"), P.name(L.HEAD), P.name(v),
                                    P.const(tail.arity), self.const(tail.form))
                 out.append(P.ret(P.ifexp(plain, P.name(v), again)))
