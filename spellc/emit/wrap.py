@@ -3,7 +3,7 @@
 ``ast.unparse`` writes each statement on one line, and a call site's inline fast path, macro
 check and fallbacks make lines of thousands of characters. Python lets a line break anywhere
 inside brackets, so a long line is cut there — after a comma or an opening bracket, or before
-``if``/``else``/``and``/``or``/``for`` — with the continuation indented one (two-space) step past
+``if``/``else``/``and``/``or``/``for`` — with the continuation indented two steps (two spaces) past
 the statement. Breaks never fall inside a token, so the tree is unchanged (``call_spans`` walks the
 emitter's tree and the parsed text in step, and still pairs every node); a stretch with no
 bracket around it (the top of a ``return a if c else b``) stays as long as it is. Breaking costs
@@ -57,7 +57,7 @@ def wrap_long_lines(text: str, width: int = WIDTH) -> str:
 def _cut(line: str, columns: list[int], width: int) -> str:
     """``line`` cut at some of ``columns`` so that each piece fits ``width`` where it can."""
     indent = len(line) - len(line.lstrip(" "))
-    follow = " " * (indent + 2)  # one step of the module's two-space indentation (``source.INDENT``)
+    follow = " " * (indent + 2)  # two steps of the module's one-space indentation (``source.INDENT``)
     pieces: list[str] = []
     start, room = 0, width
     candidate: int | None = None  # the last column where the current piece could end
