@@ -78,24 +78,39 @@ def chain(left: ast.expr, ops: list[ast.cmpop], comparators: list[ast.expr]) -> 
     return _s(ast.Compare(left, ops, comparators))
 
 
+# The constructors below are the emitter's hottest (a name is a third of all nodes): they position
+# their node in place rather than through ``_s``, one Python call fewer per node.
 def name(n: str) -> ast.Name:
-    return _s(ast.Name(n, LOAD))
+    node = ast.Name(n, LOAD)
+    node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = _STACK[-1]
+    return node
 
 
 def store(n: str) -> ast.Name:
-    return _s(ast.Name(n, STORE))
+    node = ast.Name(n, STORE)
+    node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = _STACK[-1]
+    return node
 
 
 def const(v: Any) -> ast.Constant:
-    return _s(ast.Constant(v))
+    node = ast.Constant(v)
+    node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = _STACK[-1]
+    return node
 
 
 def call(func: ast.expr, *args: ast.expr) -> ast.Call:
-    return _s(ast.Call(func, list(args), []))
+    node = ast.Call(func, list(args), [])
+    node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = _STACK[-1]
+    return node
 
 
 def callname(fn: str, *args: ast.expr) -> ast.Call:
-    return call(name(fn), *args)
+    pos = _STACK[-1]
+    func = ast.Name(fn, LOAD)
+    func.lineno, func.col_offset, func.end_lineno, func.end_col_offset = pos
+    node = ast.Call(func, list(args), [])
+    node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = pos
+    return node
 
 
 def attr(obj: ast.expr, a: str) -> ast.Attribute:
