@@ -22,7 +22,7 @@ Conventions of generated code, besides the helpers:
             module's constants text (``spell_runtime.built_constants``).
 ``_fnN``    compiled ``fn`` bodies, ``code(D, head, *args)``: the calling convention relied on
             by ``invoke``, ``support.apply_fn``, the compiler's macro expansion and the emitter.
-temps       ``_a`` argument, ``_f`` call head, ``_ty`` its type, ``_mr`` a macro call's result,
+temps       ``_a`` argument, ``_f`` call head, ``_ty`` its type, ``_mr`` a published macro call's result,
             ``_t``/``_v``/``_r`` values, ``_o`` a saved binding, ``_u`` a scope's undo list,
             ``_ci`` the running element of a body sequence, ``_l``/``_lv``/``_p`` private
             locals, loop variables and parameters, ``_lr``/``_lt``/``_rt`` loop results and
@@ -60,7 +60,10 @@ class H:
     LOOP_REBIND: Final = "_loop_rebind"
     PRIVATE_REBIND: Final = "_private_rebind"
     # calls and their rare paths
+    # ``_apply`` and ``_macro_call`` are what call sites wrote before ``_applier``/``_macro_into``:
+    # kept so modules built by earlier versions (packages) still load and run.
     APPLY: Final = "_apply"
+    MACRO_CALL: Final = "_macro_call"
     IS_MACRO: Final = "_is_macro"
     NOT_MACRO: Final = "_not_macro"
     APPLIER: Final = "_applier"
@@ -155,7 +158,7 @@ def compiled_namespace() -> dict[str, Any]:
         H.MISS_LOOKUP: s.miss, H.NS_PATH: s.ns_path, H.NS_STATIC: s.ns_static, H.REC: s.rec, H.DEFINE: s.define,
         H.UNWIND: s.unwind, H.RESTORE: s.restore, H.DESTRUCTURE: destructure, H.LOOP_REBIND: s.loop_rebind,
         H.PRIVATE_REBIND: s.private_rebind,
-        H.APPLY: s.apply_fn, H.IS_MACRO: s.check_macro, H.NOT_MACRO: s.not_macro,
+        H.APPLY: s.apply_fn, H.IS_MACRO: s.check_macro, H.MACRO_CALL: s.macro_call, H.NOT_MACRO: s.not_macro,
         H.APPLIER: s.applier, H.MACRO_INTO: s.macro_into, H.MAKE_RECUR: s.make_recur,
         H.RECUR_OF: s.recur_of,        H.RECUR_VALUE: s.recur_value, H.STALE: s.stale, H.SUBUNITS: s.subunits, H.SUBUNITS_VALUE: s.subunits_value, H.GET: get, H.IS: operator.is_,
         H.SPELL_EQ: spell_eq,

@@ -188,6 +188,16 @@ def call_host(D: dict[Any, Any], f: Any, args: tuple[Any, ...]) -> Any:
         raise e
 
 
+def macro_call(D: dict[Any, Any], m: SpellMap, form: PList, undo: Optional[list[Any]]) -> tuple[Any, Any]:
+    """``macro_into`` as call sites written before it used it (modules built by earlier versions):
+    (value, the scope's undo list extended with the expansion's escaping defs)."""
+    from .hooks import eval_expansion, expand_user_macro
+
+    expansion = expand_user_macro(D, m, form, str(form.first))
+    value, more = eval_expansion(D, expansion)
+    return value, merge_undo(undo, more)
+
+
 def check_macro(f: Any) -> bool:
     """True when a head value is a user macro (a plain map with truthy :spell/macro)."""
     return type(f) is SpellMap and is_macro(f)

@@ -2,9 +2,10 @@
 
 Calls of a symbol head check, before any argument is evaluated, whether the head
 value is a user macro; otherwise a Spell function with the right arity is called
-straight through its compiled ``code`` and anything else goes through
-``support.apply_fn``; every rare path is one runtime helper call (architecture.md
-§2.5). Every call form gets a unique source position recorded in the module's
+straight through its compiled ``code`` and anything else through the callable
+``support.applier`` hands back (``support.apply_fn`` behind it), chosen before the
+arguments so both share one argument list; every rare path is one runtime helper call
+(architecture.md §2.5; the shape is in ``_call_expr``). Every call form gets a unique source position recorded in the module's
 position table, which is how a host failure is attributed to its call form (see
 ``spell_runtime.support``).
 
