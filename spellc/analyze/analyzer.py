@@ -85,6 +85,7 @@ from .ir import (
     VectorLit,
 )
 from .privacy import SummaryCache, clashes, merge, observable, plain_symbols, publishable, scope_summary
+from .selfcalls import long_self
 
 S_CATCH = Symbol("catch")
 S_REOPEN_EVAL = Symbol("reopen-eval")
@@ -447,6 +448,10 @@ class Analyzer:
             published = (self.optimise and not private and bool(syms) and plain_symbols(plist_params)
                          and len(set(plist_params)) == len(plist_params) and publishable([seq], frozenset(syms)))
             fn_body = FnBody(plist_params, tuple(syms), seq, form, private, published)
+            if published:
+                head = long_self(fn_body)
+                if head is not None:
+                    fn_body = FnBody(plist_params, tuple(syms), seq, form, private, published, head)
         elif params is None:
             seq = self._seq(body_forms, Ctx.RETURN, Frame(), pos, form, child_spans_of(form), 2)
             fn_body = FnBody((), (), seq, form)

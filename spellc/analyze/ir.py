@@ -212,6 +212,9 @@ class FnBody(Record):
     published: bool = False
     """Parameters in Python locals, published to ``D`` only around call sites (``privacy.publishable``,
     ``spell_runtime.published``); never together with ``private``."""
+    long_self: Optional[Symbol] = None
+    """The head symbol of every call, when the body is closed and long-typed (``selfcalls.long_self``):
+    the emitter adds a second body without per-call checks, entered from self-calls with long arguments."""
 
 
 class Fn(Node):

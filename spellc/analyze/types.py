@@ -69,9 +69,15 @@ def const_type(value: Any) -> Type:
     return None
 
 
-def expr_type(node: Any, env: dict[Symbol, str]) -> Type:
-    """The type ``node``'s value certainly has when the variables in ``env`` have theirs (or None)."""
+def expr_type(node: Any, env: dict[Symbol, str], calls: Type = None) -> Type:
+    """The type ``node``'s value certainly has when the variables in ``env`` have theirs (or None).
+
+    ``calls``: the type every ``Call`` node's value is assumed to have (``analyze.selfcalls``
+    proves a self-recursive body's result type by induction under that assumption); None
+    otherwise — a call's value is unknown."""
     t = type(node)
+    if t is ir.Call:
+        return calls
     if t is ir.Const:
         return const_type(node.value)
     if t is ir.Local:
@@ -83,33 +89,33 @@ def expr_type(node: Any, env: dict[Symbol, str]) -> Type:
     if t is ir.NativeOp:
         op = node.op
         if op in _ARITH or op in _STEP:
-            kinds = {expr_type(a, env) for a in node.args}
+            kinds = {expr_type(a, env, calls) for a in node.args}
             if kinds == {LONG}:
                 return LONG
             if kinds <= {LONG, DOUBLE}:
                 return DOUBLE
             return None
-        if op == "conj" and expr_type(node.args[0], env) == VECTOR:
+        if op == "conj" and expr_type(node.args[0], env, calls) == VECTOR:
             return VECTOR
-        if op == "assoc" and expr_type(node.args[0], env) == MAP:
+        if op == "assoc" and expr_type(node.args[0], env, calls) == MAP:
             return MAP
         return None
     if t is ir.BuiltinCall and node.sym is _S_STR and not node.env:
         return STRING
     if t is ir.If:
-        a = expr_type(node.then, env)
-        return a if a is not None and a == expr_type(node.else_, env) else None
+        a = expr_type(node.then, env, calls)
+        return a if a is not None and a == expr_type(node.else_, env, calls) else None
     if t is ir.Seq:
-        return expr_type(node.body[-1], env) if node.body else None
+        return expr_type(node.body[-1], env, calls) if node.body else None
     if t is ir.Let:
         inner = dict(env)
         for b in node.bindings:
-            bt = expr_type(b.value, inner) if type(b.pattern) is Symbol else None
+            bt = expr_type(b.value, inner, calls) if type(b.pattern) is Symbol else None
             for s in b.syms:
                 inner.pop(s, None)
             if bt is not None:
                 inner[b.pattern] = bt
-        return expr_type(node.body, inner)
+        return expr_type(node.body, inner, calls)
     return None
 
 

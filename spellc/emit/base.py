@@ -65,7 +65,7 @@ class ReturnExit:
 class FnExit(ReturnExit):
     """The tail of a ``fn`` body: ``return``; a tail recur re-binds the parameters and jumps back."""
 
-    __slots__ = ("name", "arity", "form", "params", "recur_tuple_var", "uses_tuple_path", "jumps")
+    __slots__ = ("name", "arity", "form", "params", "recur_tuple_var", "uses_tuple_path", "jumps", "longs")
 
     def __init__(self, name: str, form: Any, params: list[str], recur_tuple_var: str) -> None:
         self.name = name  # the compiled body's Python name
@@ -75,6 +75,7 @@ class FnExit(ReturnExit):
         self.recur_tuple_var = recur_tuple_var  # holds a recur request's values (any length, Q16)
         self.uses_tuple_path = False
         self.jumps = False  # some recur jumps: the body runs in a ``while True``
+        self.longs = False  # every tail value is a long (``analyze.selfcalls``): never a recur request
 
 
 class LoopExit:
@@ -153,6 +154,9 @@ class EmitterBase:
         # Issue 13: the function body being emitted publishes its parameters only around calls
         # (``published_calls``); private locals of a proven type and loop vectors kept as lists (``typed``).
         self.published: Optional[Published] = None
+        # The second body over longs being emitted (``analyze.selfcalls``): its Python name, which every
+        # call in it calls directly (``published_calls.long_call``); None elsewhere.
+        self.long_self: Optional[str] = None
         self.var_types: dict[str, str] = {}
         self.transients: frozenset[str] = frozenset()
 

@@ -61,34 +61,39 @@ class NativeEmitter(EmitterBase):
         return id(e) in self.int_exprs
 
     def _longs_tested(self, op: str, args: list[ast.expr]) -> Optional[tuple[Optional[ast.expr], bool, ast.expr,
-                                                                           ast.expr]]:
+                                                                           ast.expr, ast.expr, ast.expr]]:
         """For a binary numeric operator: (the test that both operands are longs, evaluating both in
         order — None when both certainly are —, whether both are known longs, reader of a, reader
-        of b); None when no inline fast path can apply."""
+        of b, evaluator of a, evaluator of b); None when no inline fast path can apply.
+
+        When both are known longs the test is None and the evaluators (walrus expressions for
+        operands that are not plain names or literals) go straight into the operation: ``(_a1 :=
+        f()) + (_a2 := g())`` evaluates them in the same order, with no ``is not _NOTHING`` tests."""
         ops = [self._operand(args[0]), self._operand(args[1])]
         (_, a, ac), (_, b, bc) = ops
         if type(ac) is int and type(bc) is int or _known_non_int(ac) or _known_non_int(bc):
             return None
+        (ea, _, _), (eb, _, _) = ops
+        if _is_int(ac) and _is_int(bc):
+            return None, True, a, b, ea, eb
         parts: list[ast.expr] = []
-        typed = True
         for e_, _, c_ in ops:
             if _is_int(c_):
                 if isinstance(e_, ast.NamedExpr):
                     parts.append(P.is_not(e_, P.name(H.NOTHING)))
             else:
-                typed = False
                 parts.append(P.is_(P.callname("type", e_), P.name("int")))
-        return (P.bitand(*parts) if parts else None), typed, a, b
+        return P.bitand(*parts), False, a, b, a, b
 
     def _arith(self, op: str, args: list[ast.expr]) -> ast.expr:
         """``(+ a b)`` → ``_r if type(a) is int & type(b) is int and MIN <= (_r := a + b) <= MAX else _op_add(a, b)``."""
         tested = self._longs_tested(op, args)
         if tested is None:
             return P.callname(H.op(op), args[0], args[1])
-        evaluated, _, a, b = tested
+        evaluated, _, a, b, ea, eb = tested
         r = self.tmp("_r")
         ac, bc = (x.value if isinstance(x, ast.Constant) else None for x in args)
-        rng = self._range_test(op, ac, bc, P.walrus(r, P.binop(a, _PYOP[op](), b)))
+        rng = self._range_test(op, ac, bc, P.walrus(r, P.binop(ea, _PYOP[op](), eb)))
         cond = P.and_(evaluated, rng) if evaluated is not None else rng
         return P.ifexp(cond, P.name(r), P.callname(H.op(op), a, b))
 
@@ -97,10 +102,10 @@ class NativeEmitter(EmitterBase):
         tested = self._longs_tested(op, args)
         if tested is None:
             return P.callname(H.op(op), args[0], args[1])
-        evaluated, typed, a, b = tested
-        test = P.compare(a, _CMPOP[op](), b)
+        evaluated, typed, a, b, ea, eb = tested
         if typed:
-            return P.and_(evaluated, test) if evaluated is not None else test
+            return P.compare(ea, _CMPOP[op](), eb)
+        test = P.compare(a, _CMPOP[op](), b)
         assert evaluated is not None
         return P.ifexp(evaluated, test, P.callname(H.op(op), a, b))
 

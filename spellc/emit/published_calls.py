@@ -12,31 +12,46 @@ helper that publishes the parameters around the generic application. A call with
 argument count than the body's own arity always takes the helper. When the head could be a
 user macro, the macro branch goes through ``_macro_call_pub``, which also hands back the
 parameters' values after the expansion (it may ``def`` one), reloaded into the locals.
+
+A body that ``analyze.selfcalls`` proves closed and long-typed (``FnBody.long_self``) has a
+second compiled body without per-call checks (``Published.long_fname``). The direct call above
+then enters it when every argument is a long and the binding epoch has not moved::
+
+    (_fn1_long(D, head, a1) if type(a1) is int and _EPOCH[0] == 0 else _fn1(D, head, a1)) if …
+
+and inside that second body every call is ``long_call``'s plain ``_fn1_long(D, head, a1)``: the
+head lookup, the macro test, the epoch check and the operand type tests are all proven dead there
+(the legality argument is ``analyze.selfcalls``'s docstring).
 """
 
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Optional
 
 from spell_runtime.abi import H
 
 from . import pyast as P
 
 if TYPE_CHECKING:
+    from ..analyze import ir
     from .base import EmitterBase as Emitter
-    from .base import Scope
+    from .base import FnInfo, Result, Scope
 
 
 class Published:
-    """The function body being emitted keeps its parameters ``syms`` in ``locals_`` (``fname``'s own)."""
+    """The function body being emitted keeps its parameters ``syms`` in ``locals_`` (``fname``'s own);
+    ``long_fname``: its second body over longs (``analyze.selfcalls``), valid at binding epoch ``epoch``."""
 
-    __slots__ = ("syms", "locals_", "fname")
+    __slots__ = ("syms", "locals_", "fname", "long_fname", "epoch")
 
-    def __init__(self, syms: tuple[Any, ...], locals_: list[str], fname: str) -> None:
+    def __init__(self, syms: tuple[Any, ...], locals_: list[str], fname: str, long_fname: Optional[str] = None,
+                 epoch: int = 0) -> None:
         self.syms = syms
         self.locals_ = locals_
         self.fname = fname
+        self.long_fname = long_fname
+        self.epoch = epoch
 
 
 def _published_args(em: Emitter, pub: Published) -> list[ast.expr]:
@@ -51,7 +66,25 @@ def dispatch_expr(em: Emitter, pub: Published, f: str, head_type: ast.expr, head
     if len(arg_exprs) != len(pub.locals_):
         return slow
     same = P.and_(P.is_(head_type, P.name(H.SPELL_FN)), P.is_(P.attr(P.name(f), "code"), P.name(pub.fname)))
-    return P.ifexp(same, P.callname(pub.fname, P.name("D"), head_sym, *arg_exprs), slow)
+    direct: ast.expr = P.callname(pub.fname, P.name("D"), head_sym, *arg_exprs)
+    if pub.long_fname is not None:
+        gate = [P.is_(P.callname("type", a), P.name("int")) for a in arg_exprs
+                if not (isinstance(a, ast.Constant) and type(a.value) is int)]
+        gate.append(P.compare(P.subscript(P.name(H.EPOCH), P.const(0)), ast.Eq(), P.const(pub.epoch)))
+        direct = P.ifexp(P.and_(*gate), P.callname(pub.long_fname, P.name("D"), head_sym, *arg_exprs), direct)
+    return P.ifexp(same, direct, slow)
+
+
+def long_call(em: Emitter, node: ir.Call, scope: Scope, info: FnInfo, long_fname: str) -> Result:
+    """A call inside a second body over longs: always a direct call of that body, and a long
+    (``analyze.selfcalls``: every call there is a self-call with long arguments, returning a long)."""
+    from .base import Result
+
+    stmts, exprs = em.exprs_in_order(node.args, scope, info)
+    with P.at(em.call_pos(node.form, node.pos)):
+        e = P.callname(long_fname, P.name("D"), em.const(node.form.first), *exprs)
+    em.int_exprs.add(id(e))
+    return Result(stmts, e)
 
 
 def macro_expr(em: Emitter, pub: Published, f: str, form_c: ast.expr, scope: Scope) -> ast.expr:
@@ -80,4 +113,4 @@ def macro_stmts(em: Emitter, pub: Published, f: str, r: str, form_c: ast.expr, s
     return [P.assign(r, macro_expr(em, pub, f, form_c, scope))]
 
 
-__all__ = ["Published", "dispatch_expr", "macro_expr", "dispatch_stmts", "macro_stmts"]
+__all__ = ["Published", "dispatch_expr", "long_call", "macro_expr", "dispatch_stmts", "macro_stmts"]

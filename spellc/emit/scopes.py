@@ -19,6 +19,7 @@ from spell_runtime.data import Symbol
 from spell_runtime.epoch import EPOCH
 
 from ..analyze import ir
+from ..analyze.types import LONG
 from . import pyast as P
 from .base import BLOCK_BUDGET, Exit, FnExit, FnInfo, LoopExit, Pos, Result, ReturnExit, Scope
 from .published_calls import Published
@@ -100,7 +101,7 @@ class ScopeEmitter(TypedEmitter):
         assert tail is not None
         out: list[ast.stmt] = []
         if isinstance(tail, ReturnExit):
-            if may_be_map and isinstance(tail, FnExit):
+            if may_be_map and isinstance(tail, FnExit) and not tail.longs:
                 # A recur request that arrives as a value (Q17; rare: only maps can be one) re-enters
                 # the function by a call in ``_recur_value`` rather than a loop, which keeps the
                 # common path free of loop bookkeeping. (A body applied by a builtin, ``_H`` None,
@@ -512,18 +513,21 @@ class ScopeEmitter(TypedEmitter):
         info = FnInfo(is_fn=True)
         tail = FnExit(fname, body.form, params, self.tmp("_rt"))
         ci = self.tmp("_ci")
-        saved_private, saved_published = self.private, self.published
+        saved_private, saved_published, saved_long = self.private, self.published, self.long_self
         saved_typed = self.int_vars, self.var_types, self.transients
         private = body.private or body.published  # published: locals too, shown around calls only
+        epoch = EPOCH[0] if self.epoch_base is None else self.epoch_base
+        long_fname = fname + "_long" if body.published and body.long_self is not None else None
         self.private = dict(zip(body.params, params)) if private else {}
-        self.published = Published(tuple(body.params), params, fname) if body.published else None
+        self.published = Published(tuple(body.params), params, fname, long_fname, epoch) if body.published else None
+        self.long_self = None
         self.int_vars, self.var_types, self.transients = set(), {}, frozenset()
         saved_exit, self.exit = self.exit, tail
         try:
             body_stmts = self.seq_stmts(body.body, scope, info, bare_ci=ci)
             privates = self._private_args(body.params) if private else None
         finally:
-            self.private, self.published = saved_private, saved_published
+            self.private, self.published, self.long_self = saved_private, saved_published, saved_long
             self.leave_typed_loop(saved_typed)
             self.exit = saved_exit
         saves, restores = self._saves(body.syms, pos) if not private else ([], [])
@@ -567,7 +571,6 @@ class ScopeEmitter(TypedEmitter):
                                        self.const(body.body.elems), running, self.const(body.form),
                                        *(privates or [])))]
         if info.static_refs:
-            epoch = EPOCH[0] if self.epoch_base is None else self.epoch_base
             current: ast.expr = P.subscript(P.name(H.EPOCH), P.const(0))
             guard = P.if_(current if epoch == 0 else P.compare(current, ast.NotEq(), P.const(epoch)),  # int: same test
                           [P.ret(P.callname(H.STALE, P.name(fname), self.const(body.form), P.name("D"), P.name(L.HEAD),
@@ -575,6 +578,42 @@ class ScopeEmitter(TypedEmitter):
             pre.insert(0, guard)
         fn = P.fndef(fname, ["D", "_H", *params], pre + [P.try_(main, "_e", handler, fin)])
         self.functions.append(fn)
+        if long_fname is not None:
+            self._n = 0
+            self._long_body(body, long_fname)
+
+    def _long_body(self, body: ir.FnBody, fname: str) -> None:
+        """The second body of a closed self-recursive fn over longs (``analyze.selfcalls``, whose
+        docstring argues what is left out): parameters are Python ints, every call is a direct call
+        of this body (``published_calls.long_call``), no epoch check, no undo list, no recur-request
+        test; the handler is the ordinary body's, so errors are the same."""
+        params = ["_p%d" % i for i in range(len(body.params))]
+        scope = Scope(self.tmp("_u"))
+        info = FnInfo(is_fn=True)
+        tail = FnExit(fname, body.form, params, self.tmp("_rt"))
+        tail.longs = True
+        ci = self.tmp("_ci")
+        saved = self.private, self.published, self.long_self, self.exit
+        saved_typed = self.int_vars, self.var_types, self.transients
+        self.private = dict(zip(body.params, params))
+        self.published, self.long_self, self.exit = None, fname, tail
+        self.int_vars, self.var_types, self.transients = set(params), {p: LONG for p in params}, frozenset()
+        try:
+            body_stmts = self.seq_stmts(body.body, scope, info, bare_ci=ci)
+            privates = self._private_args(body.params)
+        finally:
+            self.private, self.published, self.long_self, self.exit = saved
+            self.leave_typed_loop(saved_typed)
+        # Closed code has no def, macro or recur (``selfcalls.self_head``): nothing to undo or jump to.
+        assert not scope.used and not tail.jumps and not tail.uses_tuple_path
+        pre: list[ast.stmt] = []
+        running: ast.expr = P.const(0)
+        if len(body.body.body) > 1:
+            pre.append(P.assign(ci, P.const(0)))
+            running = P.name(ci)
+        handler = [P.raise_(P.callname(H.FN_FAIL, P.name(L.EXC), P.name("D"), P.name(L.TABLE), P.name(L.HEAD),
+                                       self.const(body.body.elems), running, self.const(body.form), *privates))]
+        self.functions.append(P.fndef(fname, ["D", "_H", *params], pre + [P.try_(body_stmts, "_e", handler)]))
 
     # ------------------------------------------------------------------ for
     def e_For(self, node: ir.For, scope: Scope, info: FnInfo) -> Result:
