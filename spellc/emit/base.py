@@ -122,6 +122,7 @@ class EmitterBase:
         self._const_ids: dict[int, str] = {}
         self.table: dict[tuple[int, int, int, int], Any] = {}
         self._used_pos: set[tuple[int, int, int, int]] = set()
+        self._pos_of: dict[tuple[int, Optional[Pos]], Pos] = {}  # (id(call form), its pos) → call_pos's answer
         self._n = 0
         self._nfn = 0
         self.functions: list[ast.stmt] = []
@@ -190,12 +191,22 @@ class EmitterBase:
         return P.name(nm)
 
     def call_pos(self, form: Any, pos: Optional[Pos]) -> Pos:
-        """A position unique in this module for a call site, recorded with its form."""
+        """A position unique in this module for a call site, recorded with its form.
+
+        In a second body over longs (``long_self``) a call form emitted a second time gets the
+        position its first emission got: the same form, so the same attribution, and errors and
+        call paths (which fold recursion by position) come out as from the ordinary body."""
+        key = (id(form), pos)
+        if self.long_self is not None:
+            known = self._pos_of.get(key)
+            if known is not None and self.table.get((known[0], known[2], known[1], known[3])) is form:
+                return known
         line, col, eline, ecol = pos if pos is not None else (1, 0, 1, 0)
         while (line, eline, col, ecol) in self._used_pos:
             ecol += 1
         self._used_pos.add((line, eline, col, ecol))
         self.table[(line, eline, col, ecol)] = form
+        self._pos_of[key] = (line, col, eline, ecol)
         return (line, col, eline, ecol)
 
     # ------------------------------------------------------------------ dispatch

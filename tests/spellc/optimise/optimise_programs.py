@@ -170,7 +170,7 @@ def outcome(text: str) -> tuple[Any, ...]:
         value = spellc.eval_string(text, "<gen>")
     except SpellError as e:
         env = frozenset((pr_str(k), pr_str(v)) for k, v in (e.env or {}).items() if type(k) is Symbol)
-        return ("err", e.message, pr_str(e.expr), pr_str(list(e.trace or [])), env,
+        return ("err", e.message, pr_str(e.expr), tuple(pr_str(t) for t in e.trace or []), env,
                 getattr(e, "position", None))
     return ("ok", pr_str(value))
 
