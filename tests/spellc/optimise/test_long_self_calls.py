@@ -197,7 +197,7 @@ def kexpr(draw: Any, calls: bool, depth: int) -> str:
         return "(if (%s %s %s) %s %s)" % (draw(st.sampled_from(["<", "<=", ">", "="])), draw(sub), draw(sub),
                                           draw(sub), draw(sub))
     if kind == 6:  # something not long-typed: keeps the ordinary shape, or fails the same way
-        return str(draw(st.sampled_from(["(quot %s 2)", "(max %s 1)", "(if (< d 0) nil %s)"]))) % draw(sub)
+        return str(draw(st.sampled_from(["(quot %s 2)", "(max %s 1)", "(if (< d 0) nil %s)"])) % draw(sub))
     return "(g %s %s)" % (draw(st.sampled_from(["(dec d)", "(- d 2)", "(- d 1)"])), draw(sub))
 
 
