@@ -36,7 +36,7 @@ from . import pyast as P
 if TYPE_CHECKING:
     from ..analyze import ir
     from .base import EmitterBase as Emitter
-    from .base import FnInfo, Result, Scope
+    from .base import FnInfo, Scope
 
 
 class Published:
@@ -75,16 +75,15 @@ def dispatch_expr(em: Emitter, pub: Published, f: str, head_type: ast.expr, head
     return P.ifexp(same, direct, slow)
 
 
-def long_call(em: Emitter, node: ir.Call, scope: Scope, info: FnInfo, long_fname: str) -> Result:
+def long_call(em: Emitter, node: ir.Call, scope: Scope, info: FnInfo,
+              long_fname: str) -> tuple[list[ast.stmt], ast.expr]:
     """A call inside a second body over longs: always a direct call of that body, and a long
     (``analyze.selfcalls``: every call there is a self-call with long arguments, returning a long)."""
-    from .base import Result
-
     stmts, exprs = em.exprs_in_order(node.args, scope, info)
     with P.at(em.call_pos(node.form, node.pos)):
         e = P.callname(long_fname, P.name("D"), em.const(node.form.first), *exprs)
     em.int_exprs.add(id(e))
-    return Result(stmts, e)
+    return stmts, e
 
 
 def macro_expr(em: Emitter, pub: Published, f: str, form_c: ast.expr, scope: Scope) -> ast.expr:

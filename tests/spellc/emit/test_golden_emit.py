@@ -63,7 +63,9 @@ def emitted(src: str) -> str:
             state.BOUND.clear()
             state.BOUND.update(saved)
     # at epoch 0 the guard is the plain truth test `if _EPOCH[0]:` (the same test, shorter)
-    return re.sub(r"_EPOCH\[0\](?: != \d+)?:", "_EPOCH[0] != EPOCH:", text)
+    text = re.sub(r"_EPOCH\[0\](?: != \d+)?:", "_EPOCH[0] != EPOCH:", text)
+    # the entry into a second body over longs tests the epoch too (issue 13.1, published_calls)
+    return re.sub(r"_EPOCH\[0\] == \d+", "_EPOCH[0] == EPOCH", text)
 
 
 def render() -> str:
