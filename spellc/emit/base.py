@@ -158,6 +158,10 @@ class EmitterBase:
         # The second body over longs being emitted (``analyze.selfcalls``): its Python name, which every
         # call in it calls directly (``published_calls.long_call``); None elsewhere.
         self.long_self: Optional[str] = None
+        # Long locals never reassigned in the function being emitted, and the ranges ``if`` tests
+        # prove for them in the branch being emitted (``bounds``): overflow tests they make dead go.
+        self.fixed_ints: set[str] = set()
+        self.int_ranges: dict[str, tuple[int, int]] = {}
         self.var_types: dict[str, str] = {}
         self.transients: frozenset[str] = frozenset()
 

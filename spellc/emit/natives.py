@@ -90,12 +90,33 @@ class NativeEmitter(EmitterBase):
         tested = self._longs_tested(op, args)
         if tested is None:
             return P.callname(H.op(op), args[0], args[1])
-        evaluated, _, a, b, ea, eb = tested
+        evaluated, typed, a, b, ea, eb = tested
+        if typed and self._stays_long(op, args):
+            return P.binop(ea, _PYOP[op](), eb)
         r = self.tmp("_r")
         ac, bc = (x.value if isinstance(x, ast.Constant) else None for x in args)
         rng = self._range_test(op, ac, bc, P.walrus(r, P.binop(ea, _PYOP[op](), eb)))
         cond = P.and_(evaluated, rng) if evaluated is not None else rng
         return P.ifexp(cond, P.name(r), P.callname(H.op(op), a, b))
+
+    def _range_of(self, e: ast.expr) -> Optional[tuple[int, int]]:
+        """The range a long operand certainly lies in: a literal's value, or an ``if`` test's proof
+        about a fixed long local (``bounds``); None when nothing narrower than the long range is known."""
+        if isinstance(e, ast.Constant) and type(e.value) is int:
+            return e.value, e.value
+        if isinstance(e, ast.Name):
+            return self.int_ranges.get(e.id)
+        return None
+
+    def _stays_long(self, op: str, args: list[ast.expr]) -> bool:
+        """Whether ``a op b`` on two longs certainly stays in the long range (its test is dead)."""
+        if op not in ("add", "sub"):
+            return False
+        ra, rb = self._range_of(args[0]), self._range_of(args[1])
+        if ra is None or rb is None:
+            return False
+        lo, hi = (ra[0] + rb[0], ra[1] + rb[1]) if op == "add" else (ra[0] - rb[1], ra[1] - rb[0])
+        return LONG_MIN <= lo and hi <= LONG_MAX
 
     def _compare(self, op: str, args: list[ast.expr]) -> ast.expr:
         """``(< a b)`` → ``a < b if type(a) is int & type(b) is int else _op_lt(a, b)`` (just ``a < b`` on longs)."""
@@ -116,6 +137,8 @@ class NativeEmitter(EmitterBase):
         if type(ac) is int or _known_non_int(ac):
             return P.callname(H.op(op), args[0])
         known = ac is KNOWN_INT
+        if known and self._stays_long("add" if op == "inc" else "sub", [args[0], P.const(1)]):
+            return P.binop(ae, ast.Add() if op == "inc" else ast.Sub(), P.const(1))
         if op == "inc":
             bound = P.compare(P.walrus(r, P.binop(ae if known else a, ast.Add(), P.const(1))), ast.LtE(),
                               P.const(LONG_MAX))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from typing import Any, Optional, cast
+from typing import Any, Optional, TypeVar, cast
 
 from spell_runtime.abi import H, L
 from spell_runtime.data import Symbol
@@ -22,8 +22,11 @@ from ..analyze import ir
 from ..analyze.types import LONG
 from . import pyast as P
 from .base import BLOCK_BUDGET, Exit, FnExit, FnInfo, LoopExit, Pos, Result, ReturnExit, Scope
+from .bounds import branch_ranges
 from .published_calls import Published
 from .typed import TypedEmitter
+
+_B = TypeVar("_B")
 
 
 class ScopeEmitter(TypedEmitter):
@@ -193,8 +196,7 @@ class ScopeEmitter(TypedEmitter):
     def e_If(self, node: ir.If, scope: Scope, info: FnInfo) -> Result:
         test = self.expr(node.test, scope, info)
         with self.nested(0, 1):  # the branches become statement bodies if either has statements
-            then = self.expr(node.then, scope, info)
-            else_ = self.expr(node.else_, scope, info)
+            then, else_ = self._branches(node, lambda n: self.expr(n, scope, info))
         cond = self.truth(test.expr, node.test_is_bool)
         if not then.stmts and not else_.stmts:
             return Result(test.stmts, P.ifexp(cond, then.expr, else_.expr))
@@ -215,10 +217,25 @@ class ScopeEmitter(TypedEmitter):
         test = self.expr(node.test, scope, info)
         cond = self.truth(test.expr, node.test_is_bool)
         with self.nested(0, 1):  # an ``else`` holding only an ``if`` is written ``elif``: no deeper
-            body = self.stmts(node.then, scope, info)
-            orelse = self.stmts(node.else_, scope, info)
+            body, orelse = self._branches(node, lambda n: self.stmts(n, scope, info))
         st = P.if_(cond, body, orelse)
         return test.stmts + [st]
+
+    def _branches(self, node: ir.If, emit: Callable[[ir.Node], _B]) -> tuple[_B, _B]:
+        """Both branches of an ``if``, each with what its test proves about a fixed long local's
+        range (``bounds``) while it is emitted."""
+        facts = branch_ranges(node.test, self.private, self.fixed_ints, self.int_ranges) if self.fixed_ints else None
+        if facts is None:
+            return emit(node.then), emit(node.else_)
+        var, then_range, else_range = facts
+        saved = self.int_ranges
+        try:
+            self.int_ranges = {**saved, var: then_range}
+            then = emit(node.then)
+            self.int_ranges = {**saved, var: else_range}
+            return then, emit(node.else_)
+        finally:
+            self.int_ranges = saved
 
     # ------------------------------------------------------------------ sequences
     def e_Seq(self, node: ir.Seq, scope: Scope, info: FnInfo) -> Result:
@@ -598,12 +615,14 @@ class ScopeEmitter(TypedEmitter):
         self.private = dict(zip(body.params, params))
         self.published, self.long_self, self.exit = None, fname, tail
         self.int_vars, self.var_types, self.transients = set(params), {p: LONG for p in params}, frozenset()
+        self.fixed_ints = set(params)  # never reassigned here: no recur, def or macro call (``bounds``)
         try:
             body_stmts = self.seq_stmts(body.body, scope, info, bare_ci=ci)
             privates = self._private_args(body.params)
         finally:
             self.private, self.published, self.long_self, self.exit = saved
             self.leave_typed_loop(saved_typed)
+            self.fixed_ints, self.int_ranges = set(), {}
         # Closed code has no def, macro or recur (``selfcalls.self_head``): nothing to undo or jump to.
         assert not scope.used and not tail.jumps and not tail.uses_tuple_path
         pre: list[ast.stmt] = []

@@ -66,7 +66,8 @@ def test_fib_gets_a_second_body_with_no_per_call_checks() -> None:
     long_body = src[src.index("def _fn1_long"):]
     long_body = long_body[:long_body.index("\ndef ", 1)]
     assert "_fn1_long(D, " in long_body
-    for check in ("_miss", "_is_macro", "_EPOCH", "_u1", "_MAYBE_RECUR", "type(", "_op_lt"):
+    # ... and (< n 2) proves n >= 2 in the else branch: (- n 1), (- n 2) cannot overflow (emit.bounds)
+    for check in ("_miss", "_is_macro", "_EPOCH", "_u1", "_MAYBE_RECUR", "type(", "_op_lt", "_op_sub"):
         assert check not in long_body, check
     assert "type(_a" in src[:src.index("def _fn1_long")]  # the entry tests the argument is a long
     with optimisations(False):
@@ -147,6 +148,25 @@ def test_errors_agree(text: str, message: str) -> None:
     assert has_long_body(text.split("\n")[0])
 
 
+@pytest.mark.parametrize("text", [
+    # ranges from if tests (emit.bounds), right at the ends of the long range
+    "(defn f [n] (if (< n -9223372036854775806) n (+ 0 (f (- n 1)))))\n(f -9223372036854775800)",
+    "(defn f [n] (if (<= n -9223372036854775807) n (+ 0 (f (dec n)))))\n(f -9223372036854775800)",
+    "(defn f [n] (if (>= n -9223372036854775808) (+ 0 (f (- n 1))) n))\n(f -9223372036854775806)",
+    "(defn f [n] (if (> n -9223372036854775808) (+ 0 (f (- n 1))) n))\n(f -9223372036854775806)",
+    "(defn f [n] (if (> 9223372036854775806 n) (+ 0 (f (+ n 1))) n))\n(f 9223372036854775800)",
+    "(defn f [n] (if (< 9223372036854775806 n) n (+ 0 (f (inc n)))))\n(f 9223372036854775800)",
+    "(defn f [n] (if (< n 9223372036854775807) (+ 0 (f (+ n 2))) n))\n(f 9223372036854775800)",
+    "(defn f [n] (if (< n 3) n (+ 0 (f (- n -9223372036854775807)))))\n(f 5)",
+    "(defn f [n] (if (> n 3) (+ (f (- n 1)) (f (+ n -2))) (- n 9223372036854775807)))\n(f 6)",
+    "(defn f [n] (if (< n 1) (- n 9223372036854775807) (+ 0 (f (dec n)))))\n(f 1)",
+    "(defn f [n] (if (< n -1) (- n 9223372036854775807) (+ 0 (f (dec n)))))\n(f 1)",
+])
+def test_ranges_near_the_long_limits_agree(text: str) -> None:
+    agree(text)
+    assert has_long_body(text.split("\n")[0])
+
+
 def test_deep_recursion_below_the_limit_agrees() -> None:
     assert agree("(defn down [n] (if (< n 1) 0 (+ 1 (down (dec n)))))\n(down 400)") == ("ok", "400")
 
@@ -186,7 +206,7 @@ def kexpr(draw: Any, calls: bool, depth: int) -> str:
     if depth <= 0:
         return str(draw(leaf))
     sub = kexpr(calls, depth - 1)
-    kind = draw(st.integers(min_value=0, max_value=9 if calls else 6))
+    kind = draw(st.integers(min_value=0, max_value=10 if calls else 7))
     if kind <= 1:
         return str(draw(leaf))
     if kind <= 3:
@@ -198,6 +218,12 @@ def kexpr(draw: Any, calls: bool, depth: int) -> str:
                                           draw(sub), draw(sub))
     if kind == 6:  # something not long-typed: keeps the ordinary shape, or fails the same way
         return str(draw(st.sampled_from(["(quot %s 2)", "(max %s 1)", "(if (< d 0) nil %s)"])) % draw(sub))
+    if kind == 7:  # a parameter compared with a literal: a range in each branch (emit.bounds)
+        cmp, lit, name = draw(st.sampled_from(["<", "<=", ">", ">="])), draw(edge), draw(st.sampled_from("ad"))
+        test = "(%s %s %s)" % ((cmp, name, lit) if draw(st.booleans()) else (cmp, lit, name))
+        step = draw(st.sampled_from(["(+ %s 1)", "(- %s 1)", "(inc %s)", "(dec %s)", "(- %s 2)", "(+ %s -3)"]))
+        branches = (step % name, draw(sub))
+        return "(if %s %s %s)" % ((test, *branches) if draw(st.booleans()) else (test, *reversed(branches)))
     return "(g %s %s)" % (draw(st.sampled_from(["(dec d)", "(- d 2)", "(- d 1)"])), draw(sub))
 
 
