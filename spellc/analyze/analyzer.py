@@ -164,6 +164,9 @@ class Analyzer:
         self.depth = 0  # forms being analyzed, outermost to innermost (see MAX_NESTING)
         self.privacy: SummaryCache = {}  # summaries of the private scopes built so far
         self.in_fn = False  # analyzing a ``fn`` body (RETURN ctx there is the fn's tail), not the unit
+        # (name, value form) of the ``def`` whose value is being analyzed: a ``fn`` that is that very
+        # form is the one the name is defined as (``selfcalls``: only its calls of the name are self-calls)
+        self.defining: Optional[tuple[Symbol, Any]] = None
         # Off (``spell_runtime.optimise``): no static builtin reference and no private scope, so
         # the emitter writes the plain dynamic shape for everything.
         self.optimise = optimise.ENABLED[0]
@@ -353,7 +356,11 @@ class Analyzer:
         if len(args) < 2:
             value = self.analyze(sym, Ctx.EXPR, frame, _span(spans, 1, pos))
         else:
-            value = self.analyze(args[1], Ctx.EXPR, frame, _span(spans, 2, pos))
+            saved, self.defining = self.defining, (sym, args[1]) if type(sym) is Symbol else None
+            try:
+                value = self.analyze(args[1], Ctx.EXPR, frame, _span(spans, 2, pos))
+            finally:
+                self.defining = saved
         if type(sym) is Symbol:
             self.binds.add(sym)
         return Def(form, pos, ctx, sym, value)
@@ -430,6 +437,8 @@ class Analyzer:
             self.in_fn = saved_in_fn
 
     def _fn_node(self, form: Any, args: list[Any], ctx: Ctx, pos: Any) -> Node:
+        name = self.defining[0] if self.defining is not None and self.defining[1] is form else None
+        self.defining = None  # fns inside are not the defined one (restored by ``_def``)
         params = args[0] if args else None
         body_forms = args[1:]
         fn_body: Optional[FnBody] = None
@@ -448,8 +457,8 @@ class Analyzer:
             published = (self.optimise and not private and bool(syms) and plain_symbols(plist_params)
                          and len(set(plist_params)) == len(plist_params) and publishable([seq], frozenset(syms)))
             fn_body = FnBody(plist_params, tuple(syms), seq, form, private, published)
-            if published:
-                head = long_self(fn_body)
+            if published and name is not None:
+                head = long_self(fn_body, name)
                 if head is not None:
                     fn_body = FnBody(plist_params, tuple(syms), seq, form, private, published, head)
         elif params is None:

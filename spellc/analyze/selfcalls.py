@@ -110,13 +110,18 @@ def _call_args_long(nodes: Any, env: dict[Symbol, str]) -> bool:
     return True
 
 
-def long_self(body: ir.FnBody) -> Optional[Symbol]:
-    """``S`` when ``body`` (a published fn body) is closed, calls ``S``, and is long-typed (module doc)."""
+def long_self(body: ir.FnBody, name: Symbol) -> Optional[Symbol]:
+    """``name`` when ``body`` (a published fn body, the value of ``(def name (fn ...))``) is closed,
+    calls only ``name``, and is long-typed (module doc).
+
+    The name is not needed for legality (the entry checks at run time that the head's value is
+    this very body) but keeps the second body to fns that can actually enter it: a body whose
+    only calls are of some other function would carry a second body never run."""
     params = body.params
     if not body.published or not params or any(type(p) is not Symbol or p == _AMP for p in params):
         return None
     head = self_head([body.body], len(params))
-    if head is None or head in params:
+    if head is None or head != name or head in params:
         return None
     env = {p: LONG for p in params}
     if expr_type(body.body, env, LONG) != LONG or not _call_args_long([body.body], env):

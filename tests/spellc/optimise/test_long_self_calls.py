@@ -98,7 +98,15 @@ def test_no_second_body_where_its_argument_fails(src: str) -> None:
 def test_long_bodies_are_found_beyond_fib() -> None:
     assert has_long_body("(defn ack [m n] (if (< m 1) (inc n) (if (< n 1) (ack (dec m) 1) (ack (dec m) (ack m (dec n))))))")
     assert has_long_body("(defn tri [n] (if (<= n 0) 0 (+ n (tri (- n 1)))))")
-    assert has_long_body("(fn [x] (if x (f x) 2))")  # any global head: the entry checks it is this fn
+    assert has_long_body("(def tri (fn [n] (if (<= n 0) 0 (+ n (tri (- n 1))))))")
+
+
+def test_only_a_defined_fn_calling_its_own_name_gets_one() -> None:
+    """Legality does not need the name (the entry checks the head's value at run time), but a body
+    whose calls are of another function would carry a second body never entered."""
+    assert not has_long_body("(fn [x] (if x (f x) 2))")
+    assert not has_long_body("(defn g [n] (if (< n 1) 0 (+ 1 (f (dec n)))))")
+    assert not has_long_body("(def g (do (fn [n] (if (< n 1) 0 (+ 1 (g (dec n)))))))")
 
 
 # ---------------------------------------------------------------- named cases, both ways
