@@ -85,7 +85,7 @@ from .ir import (
     VectorLit,
 )
 from .privacy import SummaryCache, clashes, merge, observable, plain_symbols, publishable, scope_summary
-from .selfcalls import long_self
+from .selfcalls import closed_self
 
 S_CATCH = Symbol("catch")
 S_REOPEN_EVAL = Symbol("reopen-eval")
@@ -458,9 +458,9 @@ class Analyzer:
                          and len(set(plist_params)) == len(plist_params) and publishable([seq], frozenset(syms)))
             fn_body = FnBody(plist_params, tuple(syms), seq, form, private, published)
             if published and name is not None:
-                head = long_self(fn_body, name)
-                if head is not None:
-                    fn_body = FnBody(plist_params, tuple(syms), seq, form, private, published, head)
+                found = closed_self(fn_body, name)
+                if found is not None:
+                    fn_body = FnBody(plist_params, tuple(syms), seq, form, private, published, name, found)
         elif params is None:
             seq = self._seq(body_forms, Ctx.RETURN, Frame(), pos, form, child_spans_of(form), 2)
             fn_body = FnBody((), (), seq, form)

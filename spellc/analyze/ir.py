@@ -212,9 +212,12 @@ class FnBody(Record):
     published: bool = False
     """Parameters in Python locals, published to ``D`` only around call sites (``privacy.publishable``,
     ``spell_runtime.published``); never together with ``private``."""
-    long_self: Optional[Symbol] = None
-    """The head symbol of every call, when the body is closed and long-typed (``selfcalls.long_self``):
-    the emitter adds a second body without per-call checks, entered from self-calls with long arguments."""
+    closed_self: Optional[Symbol] = None
+    """The fn's own name, when every call in the body is of it and the body is closed
+    (``selfcalls.closed_self``): the emitter adds a second body without per-call checks, entered
+    from verified self-calls."""
+    self_longs: bool = False
+    """With ``closed_self``: the body is long-typed too (parameters and every value in that second body are longs)."""
 
 
 class Fn(Node):

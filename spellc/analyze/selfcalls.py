@@ -1,22 +1,27 @@
-"""Closed self-recursive bodies over longs: a second compiled body with no per-call checks (issue 13 item 1).
+"""Closed self-recursive bodies: a second compiled body with no per-call checks (issue 13 item 1).
 
 What it is for. In ``(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))`` every call
 of the published shape (``emit.published_calls``) looks ``fib`` up in ``D``, tests that the value
 is the body's own compiled function (and not a macro), and the body tests ``n``'s type at every
 operator, each call's result type at ``+``, checks the binding epoch on entry, keeps an undo list
 for macro expansions and tests the returned value for a recur request. When this module proves
-the body *closed* and *long-typed* (below), the emitter writes a second Python function for it
-(``FnBody.long_self``; ``emit.scopes`` ``_long_body``): parameters are Python ints, every call is
-a direct call of that same second function, and none of those checks is there. The ordinary body
-enters it at a call site that found the head to be its own compiled function, when every argument
-is a long and the epoch has not moved (``emit.published_calls``).
+the body of ``(def S (fn ...))`` *closed* (below), the emitter writes a second Python function for
+it (``FnBody.closed_self``; ``emit.scopes`` ``_second_body``): every call is a direct call of that
+same second function, with no lookup, macro test, epoch check or undo list. When the body is also
+*long-typed* (``FnBody.self_longs``), parameters there are Python ints and the operand type tests
+and recur-request tests are gone too (and ``emit.bounds`` drops overflow tests an ``if`` proves
+dead). The ordinary body enters the second one at a call site that found the head to be its own
+compiled function, when the epoch has not moved and, over longs, every argument is a long
+(``emit.published_calls``).
 
 **Closed** (``self_head``): every ``Call`` in the body (outside nested ``fn`` literals, which are
 refused anyway) has the *same* global symbol ``S`` as its head and the body's own arity, and
 nothing else in the body can run Spell code or change a binding: no env-taking builtin, ``def``,
 ``quine``, ``try``, ``for``, ``reopen``, sub-units, ``fn`` literal, ``recur``, and every
 ``let``/``loop`` is private (``analyze.privacy``: its code calls nothing). Native operators and
-builtins not given the env run no Spell code and cannot reach ``D``.
+builtins not given the env cannot reach ``D`` (the argument ``analyze.privacy`` makes for private
+scopes; a lazy sequence realized by ``first`` or ``count`` runs its fn, whose own defs are undone
+when it returns).
 
 *Legality of skipping the head lookup.* The second body is entered only right after a call site
 looked ``S`` up in ``D`` and found the body's own compiled function. From then on, the only code
@@ -40,7 +45,7 @@ entry tests the epoch itself.
 *Legality of the undo list and the macro test.* Closed code has no ``def`` and its heads are
 functions, so no expansion's defs can escape into its scope: the undo list stays empty.
 
-**Long-typed** (``long_self``): with every parameter a long and every call's value assumed a long,
+**Long-typed** (``closed_self``'s answer): with every parameter a long and every call's value assumed a long,
 every argument of every call is a long and the body's value is a long (``analyze.types.expr_type``,
 whose long results may instead be an overflow *error*, never another value). By induction on the
 call depth (a call that makes no call returns a long, or fails; one whose calls return longs
@@ -110,9 +115,9 @@ def _call_args_long(nodes: Any, env: dict[Symbol, str]) -> bool:
     return True
 
 
-def long_self(body: ir.FnBody, name: Symbol) -> Optional[Symbol]:
-    """``name`` when ``body`` (a published fn body, the value of ``(def name (fn ...))``) is closed,
-    calls only ``name``, and is long-typed (module doc).
+def closed_self(body: ir.FnBody, name: Symbol) -> Optional[bool]:
+    """When ``body`` (a published fn body, the value of ``(def name (fn ...))``) is closed and calls
+    only ``name``: whether it is long-typed too (module doc); None when it is not closed.
 
     The name is not needed for legality (the entry checks at run time that the head's value is
     this very body) but keeps the second body to fns that can actually enter it: a body whose
@@ -124,9 +129,7 @@ def long_self(body: ir.FnBody, name: Symbol) -> Optional[Symbol]:
     if head is None or head != name or head in params:
         return None
     env = {p: LONG for p in params}
-    if expr_type(body.body, env, LONG) != LONG or not _call_args_long([body.body], env):
-        return None
-    return head
+    return expr_type(body.body, env, LONG) == LONG and _call_args_long([body.body], env)
 
 
-__all__ = ["self_head", "long_self"]
+__all__ = ["self_head", "closed_self"]

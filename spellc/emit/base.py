@@ -155,9 +155,11 @@ class EmitterBase:
         # Issue 13: the function body being emitted publishes its parameters only around calls
         # (``published_calls``); private locals of a proven type and loop vectors kept as lists (``typed``).
         self.published: Optional[Published] = None
-        # The second body over longs being emitted (``analyze.selfcalls``): its Python name, which every
-        # call in it calls directly (``published_calls.long_call``); None elsewhere.
-        self.long_self: Optional[str] = None
+        # The second body of a closed self-recursive fn being emitted (``analyze.selfcalls``): its Python
+        # name, which every call in it calls directly (``published_calls.second_call``), and whether it is
+        # the body over longs; None elsewhere.
+        self.second_body: Optional[str] = None
+        self.second_longs = False
         # Long locals never reassigned in the function being emitted, and the ranges ``if`` tests
         # prove for them in the branch being emitted (``bounds``): overflow tests they make dead go.
         self.fixed_ints: set[str] = set()
@@ -197,11 +199,11 @@ class EmitterBase:
     def call_pos(self, form: Any, pos: Optional[Pos]) -> Pos:
         """A position unique in this module for a call site, recorded with its form.
 
-        In a second body over longs (``long_self``) a call form emitted a second time gets the
+        In a second body (``second_body``) a call form emitted a second time gets the
         position its first emission got: the same form, so the same attribution, and errors and
         call paths (which fold recursion by position) come out as from the ordinary body."""
         key = (id(form), pos)
-        if self.long_self is not None:
+        if self.second_body is not None:
             known = self._pos_of.get(key)
             if known is not None and self.table.get((known[0], known[2], known[1], known[3])) is form:
                 return known

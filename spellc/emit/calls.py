@@ -61,8 +61,8 @@ class CallEmitter(FastPathEmitter):
         return e
 
     def e_Call(self, node: ir.Call, scope: Scope, info: FnInfo) -> Result:
-        if self.long_self is not None:  # issue 13.1: inside a second body over longs (published_calls)
-            return Result(*published_calls.long_call(self, node, scope, info, self.long_self))
+        if self.second_body is not None:  # issue 13.1: inside a closed fn's second body (published_calls)
+            return Result(*published_calls.second_call(self, node, scope, info, self.second_body))
         head = self.expr(node.head, scope, info)
         with self.nested(0, 2 if node.maybe_macro else 0):  # statement form: args inside the macro test's else
             args = [self.expr(a, scope, info) for a in node.args]

@@ -13,15 +13,17 @@ argument count than the body's own arity always takes the helper. When the head 
 user macro, the macro branch goes through ``_macro_call_pub``, which also hands back the
 parameters' values after the expansion (it may ``def`` one), reloaded into the locals.
 
-A body that ``analyze.selfcalls`` proves closed and long-typed (``FnBody.long_self``) has a
-second compiled body without per-call checks (``Published.long_fname``). The direct call above
-then enters it when every argument is a long and the binding epoch has not moved::
+A body that ``analyze.selfcalls`` proves closed (``FnBody.closed_self``) has a second compiled
+body without per-call checks (``Published.second_fname``). The direct call above then enters it
+when the binding epoch has not moved and, for the body over longs (``FnBody.self_longs``), every
+argument is a long::
 
     (_fn1_long(D, head, a1) if type(a1) is int and _EPOCH[0] == 0 else _fn1(D, head, a1)) if …
 
-and inside that second body every call is ``long_call``'s plain ``_fn1_long(D, head, a1)``: the
-head lookup, the macro test, the epoch check and the operand type tests are all proven dead there
-(the legality argument is ``analyze.selfcalls``'s docstring).
+and inside that second body every call is ``second_call``'s plain ``_fn1_long(D, head, a1)``
+(``_fn1_closed`` for a body not over longs): the head lookup, the macro test, the epoch check and,
+over longs, the operand type tests are all proven dead there (the legality argument is
+``analyze.selfcalls``'s docstring).
 """
 
 from __future__ import annotations
@@ -41,16 +43,18 @@ if TYPE_CHECKING:
 
 class Published:
     """The function body being emitted keeps its parameters ``syms`` in ``locals_`` (``fname``'s own);
-    ``long_fname``: its second body over longs (``analyze.selfcalls``), valid at binding epoch ``epoch``."""
+    ``second_fname``: its second body (``analyze.selfcalls``; over longs if ``second_longs``), valid
+    at binding epoch ``epoch``."""
 
-    __slots__ = ("syms", "locals_", "fname", "long_fname", "epoch")
+    __slots__ = ("syms", "locals_", "fname", "second_fname", "second_longs", "epoch")
 
-    def __init__(self, syms: tuple[Any, ...], locals_: list[str], fname: str, long_fname: Optional[str] = None,
-                 epoch: int = 0) -> None:
+    def __init__(self, syms: tuple[Any, ...], locals_: list[str], fname: str, second_fname: Optional[str] = None,
+                 second_longs: bool = False, epoch: int = 0) -> None:
         self.syms = syms
         self.locals_ = locals_
         self.fname = fname
-        self.long_fname = long_fname
+        self.second_fname = second_fname
+        self.second_longs = second_longs
         self.epoch = epoch
 
 
@@ -67,22 +71,23 @@ def dispatch_expr(em: Emitter, pub: Published, f: str, head_type: ast.expr, head
         return slow
     same = P.and_(P.is_(head_type, P.name(H.SPELL_FN)), P.is_(P.attr(P.name(f), "code"), P.name(pub.fname)))
     direct: ast.expr = P.callname(pub.fname, P.name("D"), head_sym, *arg_exprs)
-    if pub.long_fname is not None:
+    if pub.second_fname is not None:
         gate = [P.is_(P.callname("type", a), P.name("int")) for a in arg_exprs
-                if not (isinstance(a, ast.Constant) and type(a.value) is int)]
+                if pub.second_longs and not (isinstance(a, ast.Constant) and type(a.value) is int)]
         gate.append(P.compare(P.subscript(P.name(H.EPOCH), P.const(0)), ast.Eq(), P.const(pub.epoch)))
-        direct = P.ifexp(P.and_(*gate), P.callname(pub.long_fname, P.name("D"), head_sym, *arg_exprs), direct)
+        direct = P.ifexp(P.and_(*gate), P.callname(pub.second_fname, P.name("D"), head_sym, *arg_exprs), direct)
     return P.ifexp(same, direct, slow)
 
 
-def long_call(em: Emitter, node: ir.Call, scope: Scope, info: FnInfo,
-              long_fname: str) -> tuple[list[ast.stmt], ast.expr]:
-    """A call inside a second body over longs: always a direct call of that body, and a long
-    (``analyze.selfcalls``: every call there is a self-call with long arguments, returning a long)."""
+def second_call(em: Emitter, node: ir.Call, scope: Scope, info: FnInfo,
+                second_fname: str) -> tuple[list[ast.stmt], ast.expr]:
+    """A call inside a closed fn's second body: always a direct call of that body (``analyze.selfcalls``:
+    every call there is a verified self-call); over longs, its value is a long."""
     stmts, exprs = em.exprs_in_order(node.args, scope, info)
     with P.at(em.call_pos(node.form, node.pos)):
-        e = P.callname(long_fname, P.name("D"), em.const(node.form.first), *exprs)
-    em.int_exprs.add(id(e))
+        e = P.callname(second_fname, P.name("D"), em.const(node.form.first), *exprs)
+    if em.second_longs:
+        em.int_exprs.add(id(e))
     return stmts, e
 
 
@@ -112,4 +117,4 @@ def macro_stmts(em: Emitter, pub: Published, f: str, r: str, form_c: ast.expr, s
     return [P.assign(r, macro_expr(em, pub, f, form_c, scope))]
 
 
-__all__ = ["Published", "dispatch_expr", "long_call", "macro_expr", "dispatch_stmts", "macro_stmts"]
+__all__ = ["Published", "dispatch_expr", "second_call", "macro_expr", "dispatch_stmts", "macro_stmts"]

@@ -530,21 +530,24 @@ class ScopeEmitter(TypedEmitter):
         info = FnInfo(is_fn=True)
         tail = FnExit(fname, body.form, params, self.tmp("_rt"))
         ci = self.tmp("_ci")
-        saved_private, saved_published, saved_long = self.private, self.published, self.long_self
+        saved_private, saved_published, saved_second = self.private, self.published, self.second_body
         saved_typed = self.int_vars, self.var_types, self.transients
         private = body.private or body.published  # published: locals too, shown around calls only
         epoch = EPOCH[0] if self.epoch_base is None else self.epoch_base
-        long_fname = fname + "_long" if body.published and body.long_self is not None else None
+        second = None
+        if body.published and body.closed_self is not None:
+            second = fname + ("_long" if body.self_longs else "_closed")
         self.private = dict(zip(body.params, params)) if private else {}
-        self.published = Published(tuple(body.params), params, fname, long_fname, epoch) if body.published else None
-        self.long_self = None
+        self.published = (Published(tuple(body.params), params, fname, second, body.self_longs, epoch)
+                          if body.published else None)
+        self.second_body = None
         self.int_vars, self.var_types, self.transients = set(), {}, frozenset()
         saved_exit, self.exit = self.exit, tail
         try:
             body_stmts = self.seq_stmts(body.body, scope, info, bare_ci=ci)
             privates = self._private_args(body.params) if private else None
         finally:
-            self.private, self.published, self.long_self = saved_private, saved_published, saved_long
+            self.private, self.published, self.second_body = saved_private, saved_published, saved_second
             self.leave_typed_loop(saved_typed)
             self.exit = saved_exit
         saves, restores = self._saves(body.syms, pos) if not private else ([], [])
@@ -595,32 +598,34 @@ class ScopeEmitter(TypedEmitter):
             pre.insert(0, guard)
         fn = P.fndef(fname, ["D", "_H", *params], pre + [P.try_(main, "_e", handler, fin)])
         self.functions.append(fn)
-        if long_fname is not None:
+        if second is not None:
             self._n = 0
-            self._long_body(body, long_fname)
+            self._second_body(body, second, body.self_longs)
 
-    def _long_body(self, body: ir.FnBody, fname: str) -> None:
-        """The second body of a closed self-recursive fn over longs (``analyze.selfcalls``, whose
-        docstring argues what is left out): parameters are Python ints, every call is a direct call
-        of this body (``published_calls.long_call``), no epoch check, no undo list, no recur-request
-        test; the handler is the ordinary body's, so errors are the same."""
+    def _second_body(self, body: ir.FnBody, fname: str, longs: bool) -> None:
+        """The second body of a closed self-recursive fn (``analyze.selfcalls``, whose docstring
+        argues what is left out): every call is a direct call of this body
+        (``published_calls.second_call``), no epoch check, no undo list; over longs (``longs``)
+        parameters are Python ints, with no operand type or recur-request tests. The handler is the
+        ordinary body's, so errors are the same."""
         params = ["_p%d" % i for i in range(len(body.params))]
         scope = Scope(self.tmp("_u"))
         info = FnInfo(is_fn=True)
         tail = FnExit(fname, body.form, params, self.tmp("_rt"))
-        tail.longs = True
+        tail.longs = longs
         ci = self.tmp("_ci")
-        saved = self.private, self.published, self.long_self, self.exit
+        saved = self.private, self.published, self.second_body, self.second_longs, self.exit
         saved_typed = self.int_vars, self.var_types, self.transients
         self.private = dict(zip(body.params, params))
-        self.published, self.long_self, self.exit = None, fname, tail
-        self.int_vars, self.var_types, self.transients = set(params), {p: LONG for p in params}, frozenset()
-        self.fixed_ints = set(params)  # never reassigned here: no recur, def or macro call (``bounds``)
+        self.published, self.second_body, self.second_longs, self.exit = None, fname, longs, tail
+        ints = set(params) if longs else set()
+        self.int_vars, self.var_types, self.transients = ints, {p: LONG for p in ints}, frozenset()
+        self.fixed_ints = set(ints)  # never reassigned here: no recur, def or macro call (``bounds``)
         try:
             body_stmts = self.seq_stmts(body.body, scope, info, bare_ci=ci)
             privates = self._private_args(body.params)
         finally:
-            self.private, self.published, self.long_self, self.exit = saved
+            self.private, self.published, self.second_body, self.second_longs, self.exit = saved
             self.leave_typed_loop(saved_typed)
             self.fixed_ints, self.int_ranges = set(), {}
         # Closed code has no def, macro or recur (``selfcalls.self_head``): nothing to undo or jump to.

@@ -1,4 +1,4 @@
-"""Closed self-recursive functions over longs and their second body (issue 13.1, ``analyze.selfcalls``).
+"""Closed self-recursive functions and their second body (issue 13.1, ``analyze.selfcalls``).
 
 Every case runs with optimisations on and off and must agree on value, error message, ``:expr``,
 trace, error env, position and call path (``frames``: each call's head, site and recursion fold).
@@ -53,9 +53,15 @@ def agree(text: str) -> tuple[Any, ...]:
     return on
 
 
-def has_long_body(src: str) -> bool:
+def second_body(src: str) -> str:
+    """Which second body the fns in ``src`` get: "long", "closed" or "" (none)."""
     with optimisations(True):
-        return "_long(D, " in python_source(spellc.read_string("(do %s)" % src))
+        code = python_source(spellc.read_string("(do %s)" % src))
+    return "long" if "_long(D, " in code else "closed" if "_closed(D, " in code else ""
+
+
+def has_long_body(src: str) -> bool:
+    return second_body(src) == "long"
 
 
 # ---------------------------------------------------------------- where the second body is (not) emitted
@@ -79,20 +85,27 @@ def test_fib_gets_a_second_body_with_no_per_call_checks() -> None:
     "(defn f [n] (if (< n 1) 0 (do (def f (fn [m] 100)) (+ 1 (f (dec n))))))",
     # two different heads: the other one could run anything
     "(defn f [n] (if (< n 1) 0 (+ (f (dec n)) (g (dec n)))))",
-    # an env-taking builtin, try, a fn literal, eval, recur
+    # an env-taking builtin, try, a fn literal, eval, recur, another arity
     "(defn f [n] (if (< n 1) 0 (+ 1 (f (reduce + 0 [n])))))",
     "(defn f [n] (if (< n 1) 0 (try (+ 1 (f (dec n))) (catch e 0))))",
     "(defn f [n] (if (< n 1) 0 (+ 1 (f ((fn [m] (dec m)) n)))))",
     "(defn f [n] (if (< n 1) (eval 'n) (+ 1 (f (dec n)))))",
     "(defn f [n] (if (< n 1) 0 (recur (dec n))))",
-    # not long-typed: a value that is not a long, an argument that is not, another arity
+    "(defn f [n] (if (< n 1) 0 (+ 1 (f (dec n) 1))))",
+    "(defn f [n] (let [m (f (dec n))] m))",  # a let that calls is published to D: not private
+])
+def test_no_second_body_where_closure_fails(src: str) -> None:
+    assert second_body(src) == ""
+
+
+@pytest.mark.parametrize("src", [
     "(defn f [n] (if (< n 1) nil (+ 1 (f (dec n)))))",
     "(defn f [n] (if (< n 1) 0 (+ 1 (f (quot n 2)))))",
-    "(defn f [n] (if (< n 1) 0 (+ 1 (f (dec n) 1))))",
     "(defn f [n] (if (< n 1) (throw n) (+ 1 (f (dec n)))))",
+    "(defn len [xs] (if (empty? xs) 0 (+ 1 (len (rest xs)))))",
 ])
-def test_no_second_body_where_its_argument_fails(src: str) -> None:
-    assert not has_long_body(src)
+def test_closed_but_not_long_typed(src: str) -> None:
+    assert second_body(src) == "closed"
 
 
 def test_long_bodies_are_found_beyond_fib() -> None:
@@ -132,6 +145,35 @@ def test_only_a_defined_fn_calling_its_own_name_gets_one() -> None:
     ("(defn f [n] (if (< n 1) 0 (+ 1 (g (dec n)))))\n(f 3)", None),
 ])
 def test_named_cases_agree(text: str, expected: Any) -> None:
+    on = agree(text)
+    if expected is not None:
+        assert on == expected
+    else:
+        assert on[0] == "err"
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("(defn len [xs] (if (empty? xs) 0 (+ 1 (len (rest xs)))))\n(len [1 2 3 4 5])", ("ok", "5")),
+    ("(defn len [xs] (if (empty? xs) 0 (+ 1 (len (rest xs)))))\n(len (range 300))", ("ok", "300")),
+    ("(defn len [xs] (if (empty? xs) 0 (+ 1 (len (rest xs)))))\n(len 5)", None),
+    # a map value that is a recur request (Q17) re-runs the fn, from inside the second body too
+    ("(defn f [n] (if (< n 1) {:spell/recur true :vals [(- n 1)]} (if (< n 3) {:a n} (f (dec n)))))\n(f 5)",
+     ("ok", "{:a 2}")),
+    ("(defn f [n] (if (< n 1) {:spell/recur true :vals [7]} (f (dec n))))\n(f 3)", None),
+    ("(defn f [n] (if (< n 1) {:spell/recur true :vals [1 2]} (f (dec n))))\n(f 3)", None),
+    ("(defn f [n] (if (nil? n) :done (if (< n 1) {:spell/recur true :vals [nil]} (f (dec n)))))\n(f 3)",
+     ("ok", ":done")),
+    ("(defn f [n] (if (< n 1) (throw {:at n}) (+ 1 (f (dec n)))))\n(try (f 4) (catch e e))", ("ok", "{:at 0}")),
+    ("(defn f [n] (if (< n 1) (throw {:at n}) (+ 1 (f (dec n)))))\n(f 4)", None),
+    ("(defn f [v] (if (< (count v) 4) (f (conj v (count v))) v))\n(f [])", ("ok", "[0 1 2 3]")),
+    # the ordinary body's other paths, with a second body present
+    ("(defn len [xs] (if (empty? xs) 0 (+ 1 (len (rest xs)))))\n(def orig len)\n(defmacro len [xs] 100)\n"
+     "(orig [1 2])", ("ok", "101")),
+    ("(defn len [xs] (if (empty? xs) 0 (+ 1 (len (rest xs)))))\n(def orig len)\n"
+     "(let [len (fn [xs] 50)] (orig [1 2]))", ("ok", "51")),
+])
+def test_closed_bodies_agree(text: str, expected: Any) -> None:
+    assert second_body(text.split("\n")[0]) == "closed"
     on = agree(text)
     if expected is not None:
         assert on == expected
