@@ -162,7 +162,7 @@ class EmitterBase:
         self.second_longs = False
         # Long locals never reassigned in the function being emitted, and the ranges ``if`` tests
         # prove for them in the branch being emitted (``bounds``): overflow tests they make dead go.
-        self.fixed_ints: set[str] = set()
+        self.range_ints: set[str] = set()
         self.int_ranges: dict[str, tuple[int, int]] = {}
         self.var_types: dict[str, str] = {}
         self.transients: frozenset[str] = frozenset()

@@ -6,14 +6,26 @@ In the second body of ``(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2
 ``(- n 2)`` cannot fall below the long range: their overflow tests are dead
 (``NativeEmitter._range_test`` asks ``bounds_of``).
 
+The same holds for private loop variables proven long (``analyze.types``): in
+``(loop [i 0 acc 0] (if (< i 1000000) (recur (inc i) (+ acc i)) acc))`` the ``(inc i)`` cannot
+pass the top of the long range.
+
 Legality. A range is claimed for a Python local only where the ``if``'s test compared it with a
 literal long and took that branch: the test ``(< n 2)`` on a long ``n`` is the Python comparison
 ``n < 2`` (it cannot fail), so the ``then`` branch runs exactly when it held and the ``else``
-branch exactly when it did not. Ranges are only recorded for locals that are never assigned
-after their function starts (``EmitterBase.fixed_ints``: the parameters of a second body over
-longs, which has no ``recur``, ``def`` or macro call that could rebind them), so the fact still
-holds wherever the branch's code reads the local. Leaving out a test that cannot fail changes no
-value, error or env.
+branch exactly when it did not. Ranges are only recorded for locals that no code in the branch
+can assign before it has finished reading them (``EmitterBase.range_ints``), so the fact holds
+wherever the branch's code reads the local:
+
+* the parameters of a second body over longs (``analyze.selfcalls``): never assigned at all (no
+  ``recur``, ``def`` or macro call there);
+* the long variables of a private loop: only a ``recur`` of that loop assigns them, after it has
+  evaluated every argument, and then jumps back to the loop's top, where the tests run again (a
+  private loop has no call, ``def`` or macro that could bind them; a ``let`` or inner loop that
+  rebinds the name gets a Python local of its own; a ``fn`` literal inside is emitted with no
+  ranges at all, ``_fn_body`` resets them).
+
+Leaving out a test that cannot fail changes no value, error or env.
 """
 
 from __future__ import annotations

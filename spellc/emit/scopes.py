@@ -224,7 +224,7 @@ class ScopeEmitter(TypedEmitter):
     def _branches(self, node: ir.If, emit: Callable[[ir.Node], _B]) -> tuple[_B, _B]:
         """Both branches of an ``if``, each with what its test proves about a fixed long local's
         range (``bounds``) while it is emitted."""
-        facts = branch_ranges(node.test, self.private, self.fixed_ints, self.int_ranges) if self.fixed_ints else None
+        facts = branch_ranges(node.test, self.private, self.range_ints, self.int_ranges) if self.range_ints else None
         if facts is None:
             return emit(node.then), emit(node.else_)
         var, then_range, else_range = facts
@@ -482,10 +482,13 @@ class ScopeEmitter(TypedEmitter):
         stmts, exprs = self.exprs_in_order(node.args, scope, info)
         out = list(stmts)
         if isinstance(tail, LoopExit):
-            if len(exprs) == len(tail.recur_vars):
-                temps = [self.tmp() for _ in exprs]
-                out += [P.assign(t, e) for t, e in zip(temps, exprs)]
-                out += [P.assign(vn, P.name(t)) for vn, t in zip(tail.recur_vars, temps)]
+            if len(exprs) == 1 and len(tail.recur_vars) == 1:
+                out.append(P.assign(tail.recur_vars[0], exprs[0]))
+            elif len(exprs) == len(tail.recur_vars):
+                # One tuple assignment: every value is computed before any variable changes (a failing
+                # argument leaves them all as they were), with no temporaries to store and reload.
+                tgt = P.node(ast.Tuple(elts=[P.store(v) for v in tail.recur_vars], ctx=P.STORE))
+                out.append(P.node(ast.Assign(targets=[tgt], value=P.tuple_(exprs))))
             else:
                 out.extend(self._loop_rebind_now(tail, P.tuple_(exprs)))
             out.append(P.cont())
@@ -531,7 +534,7 @@ class ScopeEmitter(TypedEmitter):
         tail = FnExit(fname, body.form, params, self.tmp("_rt"))
         ci = self.tmp("_ci")
         saved_private, saved_published, saved_second = self.private, self.published, self.second_body
-        saved_typed = self.int_vars, self.var_types, self.transients
+        saved_typed = self.int_vars, self.var_types, self.transients, self.range_ints, self.int_ranges
         private = body.private or body.published  # published: locals too, shown around calls only
         epoch = EPOCH[0] if self.epoch_base is None else self.epoch_base
         second = None
@@ -542,6 +545,7 @@ class ScopeEmitter(TypedEmitter):
                           if body.published else None)
         self.second_body = None
         self.int_vars, self.var_types, self.transients = set(), {}, frozenset()
+        self.range_ints, self.int_ranges = set(), {}  # a separate Python function: its locals restart
         saved_exit, self.exit = self.exit, tail
         try:
             body_stmts = self.seq_stmts(body.body, scope, info, bare_ci=ci)
@@ -615,19 +619,18 @@ class ScopeEmitter(TypedEmitter):
         tail.longs = longs
         ci = self.tmp("_ci")
         saved = self.private, self.published, self.second_body, self.second_longs, self.exit
-        saved_typed = self.int_vars, self.var_types, self.transients
+        saved_typed = self.int_vars, self.var_types, self.transients, self.range_ints, self.int_ranges
         self.private = dict(zip(body.params, params))
         self.published, self.second_body, self.second_longs, self.exit = None, fname, longs, tail
         ints = set(params) if longs else set()
         self.int_vars, self.var_types, self.transients = ints, {p: LONG for p in ints}, frozenset()
-        self.fixed_ints = set(ints)  # never reassigned here: no recur, def or macro call (``bounds``)
+        self.range_ints, self.int_ranges = set(ints), {}  # never reassigned here: no recur, def, macro (``bounds``)
         try:
             body_stmts = self.seq_stmts(body.body, scope, info, bare_ci=ci)
             privates = self._private_args(body.params)
         finally:
             self.private, self.published, self.second_body, self.second_longs, self.exit = saved
             self.leave_typed_loop(saved_typed)
-            self.fixed_ints, self.int_ranges = set(), {}
         # Closed code has no def, macro or recur (``selfcalls.self_head``): nothing to undo or jump to.
         assert not scope.used and not tail.jumps and not tail.uses_tuple_path
         pre: list[ast.stmt] = []

@@ -35,10 +35,12 @@ class TypedEmitter(EmitterBase):
     def enter_typed_loop(self, node: ir.Loop, vars_: list[str]) -> tuple[Any, ...]:
         """Record the loop's proven types (its variables' locals are ``vars_``); returns what
         ``leave_typed_loop`` restores. Call after the loop's variables joined ``self.private``."""
-        saved = (self.int_vars, self.var_types, self.transients)
+        saved = (self.int_vars, self.var_types, self.transients, self.range_ints)
         types = loop_types(node)
         own = {p: v for p, v in zip(node.patterns, vars_)}
-        self.int_vars = self.int_vars | {v for p, v in own.items() if types.get(p) == LONG}
+        longs = {v for p, v in own.items() if types.get(p) == LONG}
+        self.int_vars = self.int_vars | longs
+        self.range_ints = self.range_ints | longs  # an if test's range holds in its branch (``bounds``)
         self.var_types = {**self.var_types, **{v: types[p] for p, v in own.items() if p in types}}
         lists = transient_vectors(node, types)
         if lists:
@@ -46,7 +48,10 @@ class TypedEmitter(EmitterBase):
         return saved
 
     def leave_typed_loop(self, saved: tuple[Any, ...]) -> None:
-        self.int_vars, self.var_types, self.transients = saved
+        """Restore what ``enter_typed_loop`` saved (or a function body's five-slot save, which adds ``int_ranges``)."""
+        self.int_vars, self.var_types, self.transients, self.range_ints = saved[:4]
+        if len(saved) > 4:
+            self.int_ranges = saved[4]
 
     def loop_init(self, var: str, value: ast.expr) -> ast.expr:
         """A loop variable's initial value (a list copy for a loop vector)."""

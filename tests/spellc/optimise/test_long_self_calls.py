@@ -216,6 +216,33 @@ def test_ranges_near_the_long_limits_agree(text: str) -> None:
     assert has_long_body(text.split("\n")[0])
 
 
+@pytest.mark.parametrize("text", [
+    # private long loop variables get ranges in an if's branches too (emit.bounds)
+    "(loop [i 9223372036854775800] (if (< i 9223372036854775807) (recur (inc i)) i))",
+    "(loop [i 9223372036854775800] (if (<= i 9223372036854775807) (recur (inc i)) i))",
+    "(loop [i -9223372036854775800] (if (> i -9223372036854775808) (recur (dec i)) i))",
+    "(loop [i -9223372036854775800] (if (>= i -9223372036854775808) (recur (- i 1)) i))",
+    "(loop [i 0 acc 9223372036854775805] (if (< i 4) (recur (inc i) (+ acc i)) acc))",
+    # a let or an inner loop rebinding the name inside the branch has no range
+    "(loop [i 9223372036854775806] (if (< i 0) (recur (inc i)) (let [i 9223372036854775807] (inc i))))",
+    "(loop [i 0] (if (< i 3) (loop [i 9223372036854775807] (inc i)) i))",
+    # a fn literal inside a branch is another Python function whose locals are numbered afresh: the
+    # outer loop's range must not reach its loop variable (here both are the local _lv5; without the
+    # reset in _fn_body the inner (inc j) lost its test and gave 9223372036854775808)
+    "(let [a (inc 1)] ((loop [i 0] (if (< i 1) (fn [x] (loop [j 9223372036854775807] (if (> j 0) (inc j) j)))"
+    " (recur (inc i)))) 5))",
+])
+def test_loop_ranges_agree(text: str) -> None:
+    agree(text)
+
+
+def test_loop_ranges_drop_dead_overflow_tests() -> None:
+    with optimisations(True):
+        src = python_source(spellc.read_string(
+            "(loop [i 0 acc 0] (if (< i 1000000) (recur (inc i) (+ acc i)) acc))"))
+    assert "_op_inc" not in src and "_op_add" in src  # acc has no range: its test stays
+
+
 def test_deep_recursion_below_the_limit_agrees() -> None:
     assert agree("(defn down [n] (if (< n 1) 0 (+ 1 (down (dec n)))))\n(down 400)") == ("ok", "400")
 
