@@ -25,9 +25,11 @@ The transformations, each with its legality argument written where it is done:
   ``spellc.analyze.privacy``;
 * parameters published only around call sites, direct calls of the caller's own compiled
   body — ``spellc.analyze.privacy.publishable`` and ``spell_runtime.published``;
-* a second body for closed self-recursive fns over longs, entered from a verified self-call
-  (no head lookup, macro test, epoch check, undo list, operand type or recur-request tests
-  inside) — ``spellc.analyze.selfcalls``;
+* a second body for closed self-recursive fns, entered from a verified self-call (no head
+  lookup, macro test, epoch check or undo list inside; over longs, no operand type or
+  recur-request tests either) — ``spellc.analyze.selfcalls``;
+* overflow tests dropped where an ``if`` comparing a long parameter or loop variable with a
+  literal proves the result stays in range — ``spellc.emit.bounds``;
 * types of loop variables, and the type tests they make dead — ``spellc.analyze.types``;
 * one-sided overflow tests for ``+``/``-`` with a literal long — ``spellc.emit.natives._range_test``;
 * loop vectors built in a Python list — ``spellc.analyze.linear``;
