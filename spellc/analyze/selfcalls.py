@@ -40,7 +40,14 @@ name ``S`` is a different value of ``S``: the entry's lookup sees it, and the or
 
 *Legality of skipping the epoch check.* The epoch moves only when code binds a core builtin name
 (``spell_runtime.epoch``): that takes a ``def``/``eval``/compile, which closed code cannot do. The
-entry tests the epoch itself.
+entry tests the epoch itself. (A lazy sequence's fn realized inside could move it, as it could
+inside any compiled body already running — bodies check their static references on entry only, a
+gap in ``analyze.bound``'s argument that every body shares; a macro expanded at a body's own call
+site can do the same. Not introduced here; see the issue-13 report.)
+
+*Recur requests.* Not over longs, a tail value that could be a map is still tested for a recur
+request (Q17); a request re-runs the second body with its values, which is what the ordinary
+body would run: nothing has happened between the return and the re-run.
 
 *Legality of the undo list and the macro test.* Closed code has no ``def`` and its heads are
 functions, so no expansion's defs can escape into its scope: the undo list stays empty.
