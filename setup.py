@@ -16,7 +16,7 @@ from typing import Any
 
 from setuptools import setup
 
-CORE_MODULES = ("text", "render", "shapes", "selection", "normalize", "shorten", "core")
+CORE_MODULES = ("text", "render", "shapes", "batch", "selection", "normalize", "shorten", "core")
 CORE_DIR = "runtime/spell_runtime/snapshot/clip"
 
 

@@ -25,7 +25,7 @@ from typing import Final
 
 CLIP: Final = "spell_runtime.snapshot.clip"
 PURE: Final = "spell_runtime.snapshot._pureclip"
-MODULES: Final = ("text", "shapes", "render", "selection", "normalize", "shorten", "core")
+MODULES: Final = ("text", "shapes", "batch", "render", "selection", "normalize", "shorten", "core")
 """The core's modules in dependency order."""
 
 LIBRARY: Final = "native__mypyc"

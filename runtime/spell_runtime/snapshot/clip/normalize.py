@@ -16,7 +16,9 @@ by saving and restoring it around them.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Optional
+from itertools import islice
+from operator import itemgetter
+from typing import Any, Final, Optional
 
 from ...data.atoms import K_SPELL_FN, Char, Keyword, Symbol
 from ...data.equality import spell_eq
@@ -26,6 +28,7 @@ from ...data.vector import LineVector, PVector, VectorView
 from ...hooks import read_all
 from ...readable import is_reader_number
 from ..lazy import END, is_lazy
+from .batch import NOT_SIMPLE, least_width
 from .render import Ctx, EntrySource, data_text, is_number, reader_keyword
 from .selection import Allowance, select
 from .shapes import (
@@ -48,6 +51,7 @@ from .shapes import (
     entry_weight,
     is_envelope_key,
     marker,
+    marker_entry,
     with_marker,
 )
 
@@ -209,7 +213,9 @@ def normalize_map(p: Pass1, entries: Iterator[tuple[Any, Any]], depth: int, orig
     lazy ``LargeMap`` once it has ``LAZY_AFTER`` entries.
     """
     if lazy:
-        walk = MapWalk(p, entries, depth, original)
+        chunks = (original.entry_chunks(_CHUNK) if original is not None
+                  else iter(lambda: list(islice(entries, _CHUNK)), []))
+        walk = MapWalk(p, chunks, depth, original)
         while len(walk.pairs) < LAZY_AFTER:
             step = walk.step()
             if step == _OUT_OF_FUEL:
@@ -269,13 +275,18 @@ _OUT_OF_FUEL = 2
 
 class MapWalk(EntrySource):
     """Pass 1's walk of one map, entry by entry (``normalize_map``'s loop), resumable by a lazy
-    ``LargeMap``; ``step`` must stay the same walk as that loop (the lazy-map tests compare them)."""
+    ``LargeMap``; ``step`` must stay the same walk as that loop (the lazy-map tests compare them).
 
-    __slots__ = ("p", "entries", "depth", "inner", "pairs", "dropped", "same", "total", "pulled", "original",
-                 "out_of_fuel", "pending")
+    Entries arrive in chunks (``SpellMap.entry_chunks``: slices of the map's order, no Python step
+    per entry), so that runs of them can be walked in bulk: ``extend`` appends a run of atom entries
+    at once (all ``step`` does for each), ``skip_wide`` a run none of which ``short_map`` can show.
+    """
+
+    __slots__ = ("p", "chunks", "depth", "inner", "pairs", "dropped", "same", "total", "pulled", "original",
+                 "out_of_fuel", "buf", "at")
 
     p: Pass1
-    entries: Iterator[tuple[Any, Any]]
+    chunks: Iterator[list[tuple[Any, Any]]]
     depth: int
     inner: bool
     pairs: list[tuple[Any, Any]]
@@ -285,12 +296,13 @@ class MapWalk(EntrySource):
     pulled: int
     original: Optional[SpellMap]
     out_of_fuel: bool
-    pending: Any  # an entry taken from ``entries`` but not walked yet (``skip_wide``), or None
+    buf: list[tuple[Any, Any]]  # the current chunk; entries before ``at`` are walked
+    at: int
 
-    def __init__(self, p: Pass1, entries: Iterator[tuple[Any, Any]], depth: int,
+    def __init__(self, p: Pass1, chunks: Iterator[list[tuple[Any, Any]]], depth: int,
                  original: Optional[SpellMap]) -> None:
         self.p = p
-        self.entries = entries
+        self.chunks = chunks
         self.depth = depth
         self.inner = depth + 1 <= MAX_DEPTH
         self.pairs = []
@@ -300,17 +312,27 @@ class MapWalk(EntrySource):
         self.total = len(original) if original is not None else -1  # entries of the map walked (-1: not known)
         self.pulled = 0
         self.out_of_fuel = False
-        self.pending = None
+        self.buf = []
+        self.at = 0
+
+    def _ready(self) -> int:
+        """How many entries the current chunk still holds, taking the next chunk when it is used up (0: none left)."""
+        left = len(self.buf) - self.at
+        while left <= 0:
+            chunk = next(self.chunks, None)
+            if chunk is None:
+                return 0
+            self.buf = chunk
+            self.at = 0
+            left = len(chunk)
+        return left
 
     def step(self) -> int:
         """Walk one entry: ``_GOING``, or the walk ended (``_DONE``) or ran out of fuel with entries left."""
-        item = self.pending
-        if item is None:
-            item = next(self.entries, END)
-            if item is END:
-                return _DONE
-        else:
-            self.pending = None
+        if self._ready() == 0:
+            return _DONE
+        item = self.buf[self.at]
+        self.at += 1
         self.pulled += 1
         p = self.p
         k, x = item
@@ -336,31 +358,90 @@ class MapWalk(EntrySource):
         self.pairs.append((key, value))
         return _GOING
 
+    def _atom_run(self, most: int) -> int:
+        """How many of the next entries (at most ``most``, all in the current chunk) ``step`` would
+        take as atoms, decided for the run as a whole: that many, or 0 when not all of them are."""
+        p = self.p
+        n = min(most, len(self.buf) - self.at, p.fuel // 2)  # step takes atoms while fuel > 1, 2 each
+        if n <= 0 or not self.inner:
+            return 0
+        run = self.buf[self.at:self.at + n]
+        if not _ATOM_TYPES.issuperset(map(type, map(_KEY, run))):
+            return 0
+        if not _ATOM_TYPES.issuperset(map(type, map(_VALUE, run))):
+            return 0
+        return n
+
+    def _take(self, n: int) -> None:
+        """Walk the next ``n`` entries as ``step`` walks atoms (``_atom_run`` said they are)."""
+        self.pairs.extend(self.buf[self.at:self.at + n])
+        self.at += n
+        self.pulled += n
+        self.p.fuel -= 2 * n
+
+    def extend(self, pairs: list[tuple[Any, Any]], n: int) -> bool:
+        if pairs is self.pairs:
+            while len(pairs) < n:
+                if self._ready() == 0:
+                    break
+                run = self._atom_run(max(_RUN, n - len(pairs)))
+                if run:
+                    self._take(run)
+                elif not self.more(pairs):
+                    return False
+            if len(pairs) >= n:
+                return True
+        return super().extend(pairs, n)
+
     def skip_wide(self, least: int, ctx: Ctx) -> tuple[int, int]:
         """Walk on while the next entries are literal atoms (pass 1 keeps those as they are) too wide
         for ``short_map`` to show: each of them would need more than ``least`` units besides what the
         map has (see ``shorten._MapWidth.quoted_floor``). They join ``pairs`` as ``step`` would add
         them; (how many, their summed weight). Stops before anything else, which ``step`` then walks.
 
-        This is ``step`` and ``short_map``'s first test fused into one loop without calls: past the
-        entries a clipped map shows, it is all that is left of a snapshot of a large map."""
-        p = self.p
-        pairs = self.pairs
-        entries = self.entries
+        This is ``step`` and ``short_map``'s first test fused: past the entries a clipped map shows,
+        it is all that is left of a snapshot of a large map. Runs of ``_RUN`` entries of one simple
+        kind are decided at once from their narrowest key and value (``batch``); a run that holds a
+        narrower entry, or anything else, is walked entry by entry (``_skip_each``)."""
         taken = 0
         weight = 0
-        if not self.inner or self.pending is not None:
+        while self._ready():
+            run = self._atom_run(_RUN)
+            if run:
+                part = self.buf[self.at:self.at + run]
+                kw = least_width(list(map(_KEY, part)))
+                if kw != NOT_SIMPLE:
+                    xw = least_width(list(map(_VALUE, part)))
+                    if xw != NOT_SIMPLE:
+                        xw = min(xw, STRING_FLOOR if type(part[0][1]) is str else ATOM_FLOOR)
+                        if kw + xw > least:
+                            self._take(run)
+                            taken += run
+                            weight += run  # keywords of the ``spell`` namespace are never simple
+                            continue
+            t, w = self._skip_each(least)
+            taken += t
+            weight = add_weight(weight, w)
+            if t == 0 or self.at < len(self.buf):
+                break  # stopped before an entry that may fit, or before a non-atom
+        return taken, weight
+
+    def _skip_each(self, least: int) -> tuple[int, int]:
+        """``skip_wide`` entry by entry, within the current chunk."""
+        p = self.p
+        pairs = self.pairs
+        buf = self.buf
+        taken = 0
+        weight = 0
+        if not self.inner:
             return 0, 0
-        while p.fuel > 1:
-            item = next(entries, END)
-            if item is END:
-                break
+        while p.fuel > 1 and self.at < len(buf):
+            item = buf[self.at]
             k, x = item
             tk = type(k)
             tx = type(x)
             if tk is Keyword:
                 if k is K_SPELL_FN or not reader_keyword(k):
-                    self.pending = item
                     break
                 wk = 1 + len(k.name) + (len(k.ns) + 1 if k.ns is not None else 0)
             elif tk is int:
@@ -368,23 +449,20 @@ class MapWalk(EntrySource):
             elif tk is str:
                 wk = 2 + len(k)
             else:
-                self.pending = item
                 break
             if tx is int:
                 wx = min(len(str(x)) if -(10 ** 17) < x < 10 ** 17 else 18, ATOM_FLOOR)
             elif tx is Keyword:
                 if not reader_keyword(x):
-                    self.pending = item
                     break
                 wx = min(1 + len(x.name) + (len(x.ns) + 1 if x.ns is not None else 0), ATOM_FLOOR)
             elif tx is str:
                 wx = min(2 + len(x), STRING_FLOOR)
             else:
-                self.pending = item
                 break
             if wk + wx <= least:
-                self.pending = item
                 break
+            self.at += 1
             self.pulled += 1
             p.fuel -= 2
             pairs.append(item)
@@ -400,11 +478,25 @@ class MapWalk(EntrySource):
         if step == _GOING:
             return True
         if step == _OUT_OF_FUEL or self.dropped:
-            pairs.append(with_marker(pairs, UNKNOWN)[-1])
+            pairs.append(marker_entry(pairs, UNKNOWN))
         return False
 
     def unchanged(self) -> Optional[SpellMap]:
         return self.original if self.same and not self.dropped and self.out_of_fuel is False else None
+
+
+_RUN = 64
+"""Entries decided together by ``MapWalk.extend`` and ``skip_wide``: long enough that a run costs a
+few C loops, short enough that a run holding one narrow entry, walked one by one, costs little."""
+
+_ATOM_TYPES: Final = frozenset({int, str, Keyword, type(None), bool})
+"""The types ``_atom`` accepts."""
+
+_KEY: Final = itemgetter(0)
+_VALUE: Final = itemgetter(1)
+
+_CHUNK = 1024
+"""Entries per chunk of a lazily walked map (``SpellMap.entry_chunks``)."""
 
 
 def _lazy_ok(v: SpellMap) -> bool:

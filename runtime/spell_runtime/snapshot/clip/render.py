@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
+from operator import itemgetter
 from typing import Any, Final, Optional
 
 from ...data.atoms import K_BODY, K_PARAMS, K_SPELL_FN, BigInt, Char, Float32, Keyword, Pattern, Symbol
@@ -34,6 +35,7 @@ from ...data.vector import LineVector, PVector, VectorView, vec
 from ...errors import HostError
 from ...printer import host_object_text, pr_str, quote_string
 from ...readable import is_reader_keyword, is_reader_number, is_reader_symbol
+from .batch import NOT_SIMPLE, total_width
 from .shapes import K_ERR, K_EXIT, K_OK, K_OMITTED, K_OUT, K_STATUS, K_TRUNCATED, int_or_nil, is_envelope, marker_count
 from .text import escapes, units
 
@@ -58,6 +60,13 @@ class EntrySource:
         """Append the next normalised entry (or the walk's closing marker entry) to ``pairs``, or
         nothing for a dropped key; False once the walk is over."""
         return False
+
+    def extend(self, pairs: list[tuple[Any, Any]], n: int) -> bool:
+        """``more`` until ``pairs`` has at least ``n`` entries (it may add more); False once the walk is over."""
+        while len(pairs) < n:
+            if not self.more(pairs):
+                return False
+        return True
 
     def unchanged(self) -> Optional[SpellMap]:
         """Once the walk is over: the map walked, when every entry came out as it was (pass 1 then
@@ -105,11 +114,9 @@ class LargeMap:
         """Normalise entries until there are at least ``n`` (or no more); how many there are now."""
         source = self.source
         pairs = self.pairs
-        while source is not None and len(pairs) < n:
-            if not source.more(pairs):
-                self.whole = source.unchanged()
-                source = None
-                self.source = None
+        if source is not None and len(pairs) < n and not source.extend(pairs, n):
+            self.whole = source.unchanged()
+            self.source = None
         return len(pairs)
 
     def is_complete(self) -> bool:
@@ -142,12 +149,29 @@ def wider_than(m: LargeMap, cap: int) -> bool:
     i = 0
     pairs = m.pairs
     while i < len(pairs) or m.fill(i + 1) > i:
+        end = min(len(pairs), i + _WIDTH_RUN)
+        if end - i == _WIDTH_RUN:
+            # A run of atoms of one kind each side is bounded in a few C loops (batch.py).
+            part = pairs[i:end]
+            keys = total_width(list(map(_KEY, part)))
+            values = total_width(list(map(_VALUE, part))) if keys != NOT_SIMPLE else NOT_SIMPLE
+            if values != NOT_SIMPLE:
+                width += keys + values + 2 * _WIDTH_RUN
+                if width > cap:
+                    return True
+                i = end
+                continue
         k, v = pairs[i]
         width += _least_atom(k) + _least_atom(v) + 2  # "k v" and a separator
         if width > cap:
             return True
         i += 1
     return False
+
+
+_WIDTH_RUN: Final = 64
+_KEY: Final = itemgetter(0)
+_VALUE: Final = itemgetter(1)
 
 
 def _least_atom(x: Any) -> int:

@@ -10,6 +10,7 @@ clipping (decision D1): a marker already standing for 9,988 elements counts as
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 from typing import Any, Final, Optional
 
 from ...data.atoms import BigInt, Keyword
@@ -147,13 +148,25 @@ def with_marker(pairs: list[tuple[Any, Any]], w: int) -> list[tuple[Any, Any]]:
 
     Marker keys are keywords of the ``spell`` namespace, so only those keys are looked at.
     """
-    taken = {k.name for k, _ in pairs if type(k) is Keyword and k.ns == "spell"}
+    return [*pairs, marker_entry(pairs, w)]
+
+
+def marker_entry(pairs: list[tuple[Any, Any]], w: int) -> tuple[Any, Any]:
+    """The entry ``with_marker`` adds to ``pairs``.
+
+    Keywords are interned, so a marker key is among the keys exactly when the same object is:
+    the keys are compared by identity, in one C loop over their ids (a walked map's pairs can
+    run to thousands of entries, issue 14)."""
+    ids = set(map(id, map(_KEY, pairs)))
     key = K_OMITTED
     i = 0
-    while key.name in taken:
+    while id(key) in ids:
         i += 1
         key = Keyword("omitted-" + str(i), "spell")
-    return [*pairs, (key, count_value(w))]
+    return (key, count_value(w))
+
+
+_KEY: Final = itemgetter(0)
 
 
 def gap_row(w: int, first: Optional[int], last: Optional[int]) -> str:

@@ -18,6 +18,7 @@ from ...data.atoms import K_SPELL_FN, Keyword
 from ...data.hashmap import EMPTY_MAP, SpellMap, SpellSet
 from ...data.plist import PList, plist
 from ...data.vector import LineVector, PVector, VectorView, vec
+from .batch import keyword_width
 from .normalize import MapWalk
 from .render import Ctx, LargeMap, data_len, fits, is_collection, is_map, literal, vf_len
 from .selection import Allowance, select
@@ -162,6 +163,7 @@ def short_vector(ctx: Ctx, v: Any, budget: int) -> Any:
 # -- maps -------------------------------------------------------------------------------------
 
 _STRING_FLOOR: Final = STRING_FLOOR
+_INT_LIMIT: Final = 10 ** 17
 _ATOM_FLOOR: Final = ATOM_FLOOR
 
 
@@ -340,6 +342,47 @@ def short_map(ctx: Ctx, m: Any, budget: int) -> SpellMap:
         if i >= len(entries):
             break
         k, x = entries[i]
+        if fast and not fn_flagged and widths.all_lit:
+            # A quoted map taking an entry of plain atoms: its exact widths decide it, and shortening
+            # would hand the value back unchanged (narrower than any diagnostic), so nothing is rendered.
+            tk = type(k)
+            kd = -1
+            if tk is Keyword:
+                kd = keyword_width(k)  # -1 for :spell/ keys (:spell/fn, marker weights): measured below
+            elif tk is int:
+                if -_INT_LIMIT < k < _INT_LIMIT:
+                    kd = len(str(k))
+            elif tk is str:
+                kd = data_len(k, target)
+                if kd < 0:
+                    kd = target + 1
+            if kd >= 0:
+                tx = type(x)
+                xd = -1
+                if tx is int:
+                    if -_INT_LIMIT < x < _INT_LIMIT:
+                        xd = len(str(x))
+                elif tx is Keyword:
+                    xd = keyword_width(x)
+                    if xd > _ATOM_FLOOR:
+                        xd = -1
+                elif x is None:
+                    xd = 3
+                elif tx is bool:
+                    xd = 4 if x else 5
+                if xd >= 0:
+                    width = 10 + widths.quoted + kd + 1 + xd + widths.n
+                    if width <= target:
+                        pairs.append((k, x))
+                        widths.quoted += kd + 1 + xd
+                        widths.braced += kd + 1 + xd
+                        widths.into += kd + xd + 3
+                        widths.n += 1
+                        remaining = target - width
+                        quoted_floor = widths.quoted_floor()
+                    else:
+                        omitted = 1 if omitted is None else add_weight(omitted, 1)
+                    continue
         if not fn_flagged and k is not K_SPELL_FN and (
                 fast and quoted_floor + _least_width(k, False) + _least_width(x, True) > target
                 and type(k) in _LITERAL_ATOMS and type(x) in _LITERAL_ATOMS and literal(ctx, k)

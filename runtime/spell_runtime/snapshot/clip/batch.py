@@ -1,0 +1,106 @@
+"""Widths of many atoms at once, at C speed: the batches a large map's clip is measured in (issue 14).
+
+Clipping a map far larger than the output keeps looking at entries after the
+shown ones are chosen: ``short_map`` fills greedily, so an entry narrow enough
+for the last few units may come after thousands too wide for them (runtime.md
+§4.5.3; the reference implementation's ``short-map`` does the same). Proving
+that none of a run of entries fits needs only a lower bound of each entry's
+width, and one bound for the whole run suffices: the narrowest key plus the
+narrowest value. This module computes such bounds for a list of atoms of one
+kind with builtins mapped over the list (``map``, ``min``, ``sum``, dict
+lookups), so a run of entries costs a few C loops instead of a Python step
+each. Anything else (mixed kinds, keywords the reader would not read back, the
+``:spell/`` namespace whose entries carry omission weights, huge integers)
+answers ``NOT_SIMPLE`` and the caller measures those entries one by one, as
+before: these bounds only ever decide *faster*, never differently.
+
+Widths are of the text as data, which for these atoms is also their value form
+(``render._atom_width``); a string's is a lower bound (escapes and astral
+characters only widen it). This module sits below ``render`` (whose
+``wider_than`` uses it), so it keeps its own keyword cache.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from ...data.atoms import Keyword
+from ...readable import is_reader_keyword
+from .text import units
+
+NOT_SIMPLE: Final = -1
+
+_NONE_TYPE: Final = type(None)
+
+_INT_LIMIT: Final = 10 ** 17
+"""Integers at least this large in magnitude are never ``str``-ed here (``len(str(x))`` of a huge
+integer costs its size, and Python refuses past 4300 digits); their runs are not simple."""
+
+_keyword_widths: dict[Keyword, int] = {}
+"""UTF-16 width of each keyword seen, or ``NOT_SIMPLE`` for one whose entries are measured one by one
+(not a reader keyword, or in the ``spell`` namespace: ``:spell/fn`` flags a function map and the
+``:spell/omitted`` family weighs more than one entry). Keywords are interned, so this grows only with
+the keywords a program made."""
+
+
+def keyword_width(k: Keyword) -> int:
+    """The ``_keyword_widths`` entry of keyword ``k``, computed on first sight."""
+    w = _keyword_widths.get(k)
+    if w is None:
+        w = NOT_SIMPLE if k.ns == "spell" or not is_reader_keyword(k) else units(repr(k))
+        _keyword_widths[k] = w
+    return w
+
+
+def _one_kind(xs: list[Any]) -> Any:
+    """The type every element of the non-empty ``xs`` has, or None when they differ."""
+    t = type(xs[0])
+    return t if list(map(type, xs)).count(t) == len(xs) else None
+
+
+def _keyword_list_widths(xs: list[Any]) -> list[int]:
+    widths = list(map(_keyword_widths.get, xs))
+    if None in widths:
+        widths = list(map(keyword_width, xs))
+    return widths  # type: ignore[return-value]
+
+
+def least_width(xs: list[Any]) -> int:
+    """A lower bound of the width of every element of the non-empty ``xs``, or ``NOT_SIMPLE``."""
+    t = _one_kind(xs)
+    if t is Keyword:
+        return min(_keyword_list_widths(xs))  # NOT_SIMPLE when any is
+    if t is int:
+        low = min(xs)
+        if low >= 0:
+            return len(str(low)) if low < _INT_LIMIT else NOT_SIMPLE
+        high = max(xs)
+        if high < 0:
+            return len(str(high)) if high > -_INT_LIMIT else NOT_SIMPLE
+        return 1
+    if t is str:
+        return 2 + min(map(len, xs))
+    if t is bool:
+        return 4
+    if t is _NONE_TYPE:
+        return 3
+    return NOT_SIMPLE
+
+
+def total_width(xs: list[Any]) -> int:
+    """A lower bound of the summed widths of the non-empty ``xs``, or ``NOT_SIMPLE``."""
+    t = _one_kind(xs)
+    if t is Keyword:
+        widths = _keyword_list_widths(xs)
+        return NOT_SIMPLE if min(widths) < 0 else sum(widths)
+    if t is int:
+        if min(xs) <= -_INT_LIMIT or max(xs) >= _INT_LIMIT:
+            return NOT_SIMPLE
+        return sum(map(len, map(str, xs)))
+    if t is str:
+        return 2 * len(xs) + sum(map(len, xs))
+    if t is bool:
+        return 4 * len(xs)
+    if t is _NONE_TYPE:
+        return 3 * len(xs)
+    return NOT_SIMPLE
