@@ -201,9 +201,10 @@ class SpellMap:
         order = self._ord
         dead = _DEAD
         step = max(1, size)
+        holes = self._next != self._n  # removed entries left tombstones in the order vector
         for start in range(0, self._next, step):
             part = list(order[start:start + step])
-            if dead in part:
+            if holes:
                 part = [e for e in part if e is not dead]
             if part:
                 yield part

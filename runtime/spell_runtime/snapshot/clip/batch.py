@@ -22,10 +22,12 @@ characters only widen it). This module sits below ``render`` (whose
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any, Final
 
 from ...data.atoms import Keyword
 from ...readable import is_reader_keyword
+from .shapes import ATOM_FLOOR, STRING_FLOOR
 from .text import units
 
 NOT_SIMPLE: Final = -1
@@ -104,3 +106,48 @@ def total_width(xs: list[Any]) -> int:
     if t is _NONE_TYPE:
         return 3 * len(xs)
     return NOT_SIMPLE
+
+
+_KEY: Final = itemgetter(0)
+_VALUE: Final = itemgetter(1)
+
+ATOM_TYPES: Final = frozenset({int, str, Keyword, _NONE_TYPE, bool})
+"""The kinds pass 1 keeps as they are without a call (``normalize._atom``)."""
+
+
+def too_wide(part: list[tuple[Any, Any]], least: int) -> bool:
+    """True when every entry of the non-empty ``part`` pairs atoms of pass 1's kinds (``ATOM_TYPES``),
+    none has a key in the ``spell`` namespace, and each needs more than ``least`` units for its key
+    and value however the value is shortened (an atom becomes at least a diagnostic, ``ATOM_FLOOR``
+    wide, a string at least a clipped string, ``STRING_FLOOR``). False decides nothing.
+
+    The common runs cost three C loops: keyword keys through the width cache (a key that is not a
+    cached keyword breaks ``min``), a type check of the values, and ``min`` of the values (the least
+    number is the narrowest when none is negative; strings take one more loop for the shortest)."""
+    cached: Any = map(_keyword_widths.get, map(_KEY, part))
+    try:
+        found: Any = min(cached)
+    except Exception:  # a key that is not a keyword seen before (or not even hashable)
+        found = None
+    kw: int = least_width(list(map(_KEY, part))) if found is None else found
+    if kw < 0 or not ATOM_TYPES.issuperset(map(type, map(_VALUE, part))):
+        return False
+    try:
+        low: Any = min(map(_VALUE, part))
+    except TypeError:  # keywords, nil or mixed kinds
+        low = None
+    t = type(low)
+    if t is int:
+        if low >= 0:
+            xw = len(str(low)) if low < _INT_LIMIT else 18
+        else:
+            xw = 1
+    elif t is bool:
+        xw = 1  # the values are numbers and booleans: every one is at least a digit wide
+    elif t is str:
+        xw = 2 + min(map(len, map(_VALUE, part)))
+    else:
+        xw = least_width(list(map(_VALUE, part)))
+        if xw < 0:
+            return False
+    return kw + min(xw, STRING_FLOOR if t is str else ATOM_FLOOR) > least

@@ -28,7 +28,7 @@ from ...data.vector import LineVector, PVector, VectorView
 from ...hooks import read_all
 from ...readable import is_reader_number
 from ..lazy import END, is_lazy
-from .batch import NOT_SIMPLE, least_width
+from .batch import too_wide
 from .render import Ctx, EntrySource, data_text, is_number, reader_keyword
 from .selection import Allowance, select
 from .shapes import (
@@ -405,29 +405,27 @@ class MapWalk(EntrySource):
         narrower entry, or anything else, is walked entry by entry (``_skip_each``)."""
         taken = 0
         weight = 0
-        while self._ready():
-            run = self._atom_run(_RUN)
-            if run:
-                part = self.buf[self.at:self.at + run]
-                kw = least_width(list(map(_KEY, part)))
-                if kw != NOT_SIMPLE:
-                    xw = least_width(list(map(_VALUE, part)))
-                    if xw != NOT_SIMPLE:
-                        xw = min(xw, STRING_FLOOR if type(part[0][1]) is str else ATOM_FLOOR)
-                        if kw + xw > least:
-                            self._take(run)
-                            taken += run
-                            weight += run  # keywords of the ``spell`` namespace are never simple
-                            continue
-            t, w = self._skip_each(least)
+        size = _RUN
+        while self.inner and self._ready():
+            n = min(size, len(self.buf) - self.at, self.p.fuel // 2)  # what step takes as atoms
+            if n <= 0:
+                break
+            if too_wide(self.buf[self.at:self.at + n], least):
+                self._take(n)
+                taken += n
+                weight += n  # keys of the ``spell`` namespace never pass too_wide
+                size = min(2 * size, _RUN_MOST)
+                continue
+            size = _RUN
+            t, w = self._skip_each(least, n)
             taken += t
             weight = add_weight(weight, w)
-            if t == 0 or self.at < len(self.buf):
+            if t < n:
                 break  # stopped before an entry that may fit, or before a non-atom
         return taken, weight
 
-    def _skip_each(self, least: int) -> tuple[int, int]:
-        """``skip_wide`` entry by entry, within the current chunk."""
+    def _skip_each(self, least: int, most: int) -> tuple[int, int]:
+        """``skip_wide`` entry by entry, for at most ``most`` entries of the current chunk."""
         p = self.p
         pairs = self.pairs
         buf = self.buf
@@ -435,7 +433,8 @@ class MapWalk(EntrySource):
         weight = 0
         if not self.inner:
             return 0, 0
-        while p.fuel > 1 and self.at < len(buf):
+        end = min(len(buf), self.at + most)
+        while p.fuel > 1 and self.at < end:
             item = buf[self.at]
             k, x = item
             tk = type(k)
@@ -486,8 +485,11 @@ class MapWalk(EntrySource):
 
 
 _RUN = 64
-"""Entries decided together by ``MapWalk.extend`` and ``skip_wide``: long enough that a run costs a
-few C loops, short enough that a run holding one narrow entry, walked one by one, costs little."""
+"""Entries decided together by ``MapWalk.extend`` and first by ``skip_wide``: long enough that a run
+costs a few C loops, short enough that a run holding one narrow entry, walked one by one, costs little."""
+
+_RUN_MOST = 1024
+"""``skip_wide`` doubles its runs while they are decided whole, up to this many entries."""
 
 _ATOM_TYPES: Final = frozenset({int, str, Keyword, type(None), bool})
 """The types ``_atom`` accepts."""

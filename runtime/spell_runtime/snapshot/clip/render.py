@@ -170,6 +170,7 @@ def wider_than(m: LargeMap, cap: int) -> bool:
 
 
 _WIDTH_RUN: Final = 64
+_ATOMS: Final = frozenset({int, str, Keyword, Symbol, bool, type(None), Char})
 _KEY: Final = itemgetter(0)
 _VALUE: Final = itemgetter(1)
 
@@ -201,6 +202,8 @@ def _materialize(x: Any) -> Any:
         return SpellSet.from_items(done)
     if isinstance(x, SpellMap):
         pairs = list(x.items())
+        if _ATOMS.issuperset(map(type, map(_VALUE, pairs))):
+            return x  # nothing inside to materialise (one C loop: a clipped map can hold thousands)
         new = [(k, _materialize(v)) for k, v in pairs]
         if all(a[1] is b[1] for a, b in zip(pairs, new)):
             return x
@@ -291,7 +294,7 @@ class Ctx:
     element past the fuel is the same diagnostic), so each is shortened once.
     """
 
-    __slots__ = ("lit", "pairs", "infos", "weights", "shortened", "large")
+    __slots__ = ("lit", "pairs", "infos", "weights", "shortened", "large", "lengths")
 
     lit: dict[int, tuple[object, bool]]
     pairs: dict[int, tuple[object, list[tuple[Any, Any]]]]
@@ -299,6 +302,7 @@ class Ctx:
     weights: dict[int, tuple[object, list[tuple[int, int]]]]
     shortened: dict[tuple[int, int], tuple[object, Any]]
     large: int
+    lengths: dict[int, tuple[object, int]]
 
     def __init__(self) -> None:
         self.lit = {}
@@ -307,6 +311,13 @@ class Ctx:
         self.weights = {}
         self.shortened = {}
         self.large = 0
+        self.lengths = {}
+
+    def known_length(self, m: SpellMap, width: int) -> None:
+        """Remember ``len(R(value_form(m)))`` of a map ``short_map`` built and measured as it went
+        (a quoted map of literal data), so measuring it again renders nothing (issue 14)."""
+        self.lengths[id(m)] = (m, width)
+        self.lit[id(m)] = (m, True)
 
     def info(self, m: Any) -> MapInfo:
         """The ``MapInfo`` of map ``m``; a large ``SpellMap`` is asked by key, never walked."""
@@ -751,6 +762,13 @@ def vf(ctx: Ctx, sink: Sink, x: Any) -> None:
             _vf_lines(ctx, sink, x)
             return
     if is_map(x):
+        if not sink.keep:
+            known = ctx.lengths.get(id(x))
+            if known is not None:
+                sink.n += known[1]
+                if sink.cap >= 0 and sink.n > sink.cap:
+                    raise Overflow()
+                return
         parts = ctx.info(x).fn
         if parts is None and sink.cap >= 0 and (wider_than(x, sink.cap - sink.n) if type(x) is LargeMap
                                                 else sink.n + 4 * len(x) + 1 > sink.cap):

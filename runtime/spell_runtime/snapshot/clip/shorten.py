@@ -421,9 +421,20 @@ def short_map(ctx: Ctx, m: Any, budget: int) -> SpellMap:
         if not accepted:
             w = entry_weight(k, x)
             omitted = w if omitted is None else add_weight(omitted, w)
+    shown = len(pairs)
     if omitted is not None:
         pairs = with_marker(pairs, omitted)
-    return ctx.new_map(pairs) if pairs else EMPTY_MAP
+    if not pairs:
+        return EMPTY_MAP
+    result = ctx.new_map(pairs)
+    if fast and widths.all_lit and not fn_flagged:
+        # Quoted, and measured entry by entry on the way: "(quote {" + entries + "})".
+        width = 10 + widths.quoted + max(0, shown - 1)
+        if omitted is not None:
+            mk, mv = pairs[-1]
+            width += (1 if shown else 0) + data_len(mk, -1) + 1 + data_len(mv, -1)
+        ctx.known_length(result, width)
+    return result
 
 
 def _look_ahead(lazy: LargeMap, i: int, remaining: int) -> None:
