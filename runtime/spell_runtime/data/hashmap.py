@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
+from operator import itemgetter
 from typing import Any, Optional
 
 import immutables
@@ -58,6 +59,8 @@ class _Dead:
 _DEAD: Any = _Dead()
 
 _RAW_KEY_TYPES = frozenset({str, int, BigInt, Keyword, Symbol, type(None), Fraction, Char})
+
+_FIRST = itemgetter(0)
 
 
 class Key:
@@ -147,6 +150,17 @@ class SpellMap:
             old = d.get(nk)
             d[nk] = (k, v) if old is None else (old[0], v)
         return SpellMap.adopt(d)
+
+    @staticmethod
+    def from_distinct_pairs(pairs: list[tuple[Any, Any]]) -> SpellMap:
+        """``from_pairs`` of pairs whose keys are distinct, built in C loops when every key is of a
+        type that is its own map key (``normkey``): the snapshot clipper's maps of thousands of
+        entries (issue 14)."""
+        if len(pairs) > SMALL and _RAW_KEY_TYPES.issuperset(map(type, map(_FIRST, pairs))):
+            d = dict(zip(map(_FIRST, pairs), pairs))
+            if len(d) == len(pairs):
+                return SpellMap.adopt(d)
+        return SpellMap.from_pairs(pairs)
 
     # -- reads --------------------------------------------------------------------
     def get(self, k: Any, default: Any = None) -> Any:

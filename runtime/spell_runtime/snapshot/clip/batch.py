@@ -44,6 +44,9 @@ _keyword_widths: dict[Keyword, int] = {}
 ``:spell/omitted`` family weighs more than one entry). Keywords are interned, so this grows only with
 the keywords a program made."""
 
+KEYWORD_WIDTHS: Final = _keyword_widths
+"""The cache itself, for loops that look keywords up inline (``keyword_width`` fills it)."""
+
 
 def keyword_width(k: Keyword) -> int:
     """The ``_keyword_widths`` entry of keyword ``k``, computed on first sight."""
@@ -151,3 +154,30 @@ def too_wide(part: list[tuple[Any, Any]], least: int) -> bool:
         if xw < 0:
             return False
     return kw + min(xw, STRING_FLOOR if t is str else ATOM_FLOOR) > least
+
+
+def no_spell_keys(part: list[tuple[Any, Any]]) -> bool:
+    """True when no key of ``part`` is a keyword of the ``spell`` namespace, decided in one C loop
+    for keys that are all keywords seen before; False decides nothing."""
+    cached: Any = map(_keyword_widths.get, map(_KEY, part))
+    try:
+        return bool(min(cached) >= 0)
+    except Exception:  # a key that is not a keyword seen before
+        return False
+
+
+def least_total(part: list[tuple[Any, Any]]) -> int:
+    """A lower bound of the summed key and value widths of the entries of the non-empty ``part``.
+
+    Keys that are keywords seen before are summed from the width cache (a ``NOT_SIMPLE`` among them
+    only lowers the sum, which stays a bound); values count as many times their narrowest; and
+    whatever is not a run of one simple kind counts one unit an atom, the least anything renders to."""
+    cached: Any = map(_keyword_widths.get, map(_KEY, part))
+    try:
+        keys: int = sum(cached)
+    except Exception:  # a key that is not a keyword seen before
+        keys = total_width(list(map(_KEY, part)))
+        if keys < 0:
+            keys = len(part)
+    value = least_width(list(map(_VALUE, part)))
+    return keys + len(part) * (value if value >= 1 else 1)

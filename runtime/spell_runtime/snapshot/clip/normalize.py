@@ -28,7 +28,7 @@ from ...data.vector import LineVector, PVector, VectorView
 from ...hooks import read_all
 from ...readable import is_reader_number
 from ..lazy import END, is_lazy
-from .batch import too_wide
+from .batch import no_spell_keys, too_wide
 from .render import Ctx, EntrySource, data_text, is_number, reader_keyword
 from .selection import Allowance, select
 from .shapes import (
@@ -51,7 +51,7 @@ from .shapes import (
     entry_weight,
     is_envelope_key,
     marker,
-    marker_entry,
+    marker_entry_among,
     with_marker,
 )
 
@@ -283,7 +283,7 @@ class MapWalk(EntrySource):
     """
 
     __slots__ = ("p", "chunks", "depth", "inner", "pairs", "dropped", "same", "total", "pulled", "original",
-                 "out_of_fuel", "buf", "at")
+                 "out_of_fuel", "buf", "at", "spell_keys")
 
     p: Pass1
     chunks: Iterator[list[tuple[Any, Any]]]
@@ -298,6 +298,7 @@ class MapWalk(EntrySource):
     out_of_fuel: bool
     buf: list[tuple[Any, Any]]  # the current chunk; entries before ``at`` are walked
     at: int
+    spell_keys: list[Any]  # the keys of ``pairs`` in the ``spell`` namespace: where marker keys can be
 
     def __init__(self, p: Pass1, chunks: Iterator[list[tuple[Any, Any]]], depth: int,
                  original: Optional[SpellMap]) -> None:
@@ -314,6 +315,7 @@ class MapWalk(EntrySource):
         self.out_of_fuel = False
         self.buf = []
         self.at = 0
+        self.spell_keys = []
 
     def _ready(self) -> int:
         """How many entries the current chunk still holds, taking the next chunk when it is used up (0: none left)."""
@@ -343,6 +345,8 @@ class MapWalk(EntrySource):
         if self.inner and p.fuel > 1 and _atom(type(k), k) and _atom(type(x), x):
             p.fuel -= 2
             self.pairs.append((k, x))
+            if type(k) is Keyword and k.ns == "spell":
+                self.spell_keys.append(k)
             return _GOING
         outer = p.changed
         p.changed = False
@@ -356,6 +360,8 @@ class MapWalk(EntrySource):
         value = payload(p, x, self.depth + 1)
         self.same = self.same and key is k and value is x
         self.pairs.append((key, value))
+        if type(key) is Keyword and key.ns == "spell":
+            self.spell_keys.append(key)
         return _GOING
 
     def _atom_run(self, most: int) -> int:
@@ -372,9 +378,13 @@ class MapWalk(EntrySource):
             return 0
         return n
 
-    def _take(self, n: int) -> None:
-        """Walk the next ``n`` entries as ``step`` walks atoms (``_atom_run`` said they are)."""
-        self.pairs.extend(self.buf[self.at:self.at + n])
+    def _take(self, n: int, checked: bool = False) -> None:
+        """Walk the next ``n`` entries as ``step`` walks atoms (``_atom_run`` said they are);
+        ``checked``: none of their keys is in the ``spell`` namespace (``too_wide`` said so)."""
+        run = self.buf[self.at:self.at + n]
+        if not checked and not no_spell_keys(run):
+            self.spell_keys.extend(k for k, _ in run if type(k) is Keyword and k.ns == "spell")
+        self.pairs.extend(run)
         self.at += n
         self.pulled += n
         self.p.fuel -= 2 * n
@@ -411,7 +421,7 @@ class MapWalk(EntrySource):
             if n <= 0:
                 break
             if too_wide(self.buf[self.at:self.at + n], least):
-                self._take(n)
+                self._take(n, True)
                 taken += n
                 weight += n  # keys of the ``spell`` namespace never pass too_wide
                 size = min(2 * size, _RUN_MOST)
@@ -467,6 +477,7 @@ class MapWalk(EntrySource):
             pairs.append(item)
             taken += 1
             if tk is Keyword and k.ns == "spell":
+                self.spell_keys.append(k)
                 weight = add_weight(weight, entry_weight(k, x))
             else:
                 weight += 1
@@ -477,7 +488,7 @@ class MapWalk(EntrySource):
         if step == _GOING:
             return True
         if step == _OUT_OF_FUEL or self.dropped:
-            pairs.append(marker_entry(pairs, UNKNOWN))
+            pairs.append(marker_entry_among(self.spell_keys, UNKNOWN))
         return False
 
     def unchanged(self) -> Optional[SpellMap]:

@@ -35,7 +35,7 @@ from ...data.vector import LineVector, PVector, VectorView, vec
 from ...errors import HostError
 from ...printer import host_object_text, pr_str, quote_string
 from ...readable import is_reader_keyword, is_reader_number, is_reader_symbol
-from .batch import NOT_SIMPLE, total_width
+from .batch import least_total
 from .shapes import K_ERR, K_EXIT, K_OK, K_OMITTED, K_OUT, K_STATUS, K_TRUNCATED, int_or_nil, is_envelope, marker_count
 from .text import escapes, units
 
@@ -151,16 +151,12 @@ def wider_than(m: LargeMap, cap: int) -> bool:
     while i < len(pairs) or m.fill(i + 1) > i:
         end = min(len(pairs), i + _WIDTH_RUN)
         if end - i == _WIDTH_RUN:
-            # A run of atoms of one kind each side is bounded in a few C loops (batch.py).
-            part = pairs[i:end]
-            keys = total_width(list(map(_KEY, part)))
-            values = total_width(list(map(_VALUE, part))) if keys != NOT_SIMPLE else NOT_SIMPLE
-            if values != NOT_SIMPLE:
-                width += keys + values + 2 * _WIDTH_RUN
-                if width > cap:
-                    return True
-                i = end
-                continue
+            # A run of entries is bounded in a few C loops (batch.py).
+            width += least_total(pairs[i:end]) + 2 * _WIDTH_RUN
+            if width > cap:
+                return True
+            i = end
+            continue
         k, v = pairs[i]
         width += _least_atom(k) + _least_atom(v) + 2  # "k v" and a separator
         if width > cap:
@@ -350,7 +346,7 @@ class Ctx:
 
     def new_map(self, pairs: list[tuple[Any, Any]]) -> SpellMap:
         """``SpellMap.from_pairs(pairs)`` for pairs with distinct keys, remembering the pairs."""
-        m = SpellMap.from_pairs(pairs)
+        m = SpellMap.from_distinct_pairs(pairs)
         self.pairs[id(m)] = (m, pairs)
         return m
 

@@ -10,6 +10,7 @@ clipping (decision D1): a marker already standing for 9,988 elements counts as
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from operator import itemgetter
 from typing import Any, Final, Optional
 
@@ -152,12 +153,17 @@ def with_marker(pairs: list[tuple[Any, Any]], w: int) -> list[tuple[Any, Any]]:
 
 
 def marker_entry(pairs: list[tuple[Any, Any]], w: int) -> tuple[Any, Any]:
-    """The entry ``with_marker`` adds to ``pairs``.
+    """The entry ``with_marker`` adds to ``pairs``."""
+    return marker_entry_among(map(_KEY, pairs), w)
+
+
+def marker_entry_among(keys: Iterable[Any], w: int) -> tuple[Any, Any]:
+    """The marker entry for a map whose keys include every marker key among ``keys`` (a walk that
+    kept track of its ``spell``-namespace keys passes only those, issue 14).
 
     Keywords are interned, so a marker key is among the keys exactly when the same object is:
-    the keys are compared by identity, in one C loop over their ids (a walked map's pairs can
-    run to thousands of entries, issue 14)."""
-    ids = set(map(id, map(_KEY, pairs)))
+    the keys are compared by identity, in one C loop over their ids."""
+    ids = set(map(id, keys))
     key = K_OMITTED
     i = 0
     while id(key) in ids:

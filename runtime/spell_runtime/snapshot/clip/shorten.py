@@ -18,7 +18,7 @@ from ...data.atoms import K_SPELL_FN, Keyword
 from ...data.hashmap import EMPTY_MAP, SpellMap, SpellSet
 from ...data.plist import PList, plist
 from ...data.vector import LineVector, PVector, VectorView, vec
-from .batch import keyword_width
+from .batch import KEYWORD_WIDTHS, keyword_width
 from .normalize import MapWalk
 from .render import Ctx, LargeMap, data_len, fits, is_collection, is_map, literal, vf_len
 from .selection import Allowance, select
@@ -326,6 +326,7 @@ def short_map(ctx: Ctx, m: Any, budget: int) -> SpellMap:
     quoted_floor = widths.quoted_floor()
     fast = SHORTCUTS and (lazy is not None or len(entries) > 64)  # small maps: the plain loop is cheaper
     walk = lazy.source if lazy is not None and isinstance(lazy.source, MapWalk) else None
+    known_widths = KEYWORD_WIDTHS
     i = -1
     while True:
         i += 1
@@ -348,7 +349,8 @@ def short_map(ctx: Ctx, m: Any, budget: int) -> SpellMap:
             tk = type(k)
             kd = -1
             if tk is Keyword:
-                kd = keyword_width(k)  # -1 for :spell/ keys (:spell/fn, marker weights): measured below
+                found = known_widths.get(k)
+                kd = keyword_width(k) if found is None else found  # -1 for :spell/ keys: measured below
             elif tk is int:
                 if -_INT_LIMIT < k < _INT_LIMIT:
                     kd = len(str(k))
@@ -363,7 +365,8 @@ def short_map(ctx: Ctx, m: Any, budget: int) -> SpellMap:
                     if -_INT_LIMIT < x < _INT_LIMIT:
                         xd = len(str(x))
                 elif tx is Keyword:
-                    xd = keyword_width(x)
+                    found = known_widths.get(x)
+                    xd = keyword_width(x) if found is None else found
                     if xd > _ATOM_FLOOR:
                         xd = -1
                 elif x is None:
@@ -379,7 +382,7 @@ def short_map(ctx: Ctx, m: Any, budget: int) -> SpellMap:
                         widths.into += kd + xd + 3
                         widths.n += 1
                         remaining = target - width
-                        quoted_floor = widths.quoted_floor()
+                        quoted_floor = 11 + widths.quoted + widths.n  # widths.quoted_floor(), still quoted
                     else:
                         omitted = 1 if omitted is None else add_weight(omitted, 1)
                     continue
