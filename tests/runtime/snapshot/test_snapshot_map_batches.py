@@ -178,3 +178,41 @@ def test_a_run_is_too_wide_only_when_its_narrowest_entry_is() -> None:
     assert not batch.too_wide(mixed, 5)
     assert not batch.too_wide([(Keyword("omitted", "spell"), 3), *part], 0)  # weighs 3: never decided in a run
     assert not batch.too_wide([(Keyword("k"), 2.5)], 0)  # not an atom pass 1 keeps without a call
+
+
+render = sys.modules[backend.PURE + ".render"]
+shapes = sys.modules[backend.PURE + ".shapes"]
+
+plain_values = st.one_of(st.integers(-(10 ** 16), 10 ** 16), st.text(alphabet="a\"é", max_size=50), st.booleans(),
+                         st.none(), st.builds(Keyword, st.text(alphabet="kv", min_size=1, max_size=70)))
+plain_keys = st.one_of(st.builds(Keyword, st.text(alphabet="abc", min_size=1, max_size=12)),
+                       st.sampled_from([Keyword("omitted", "spell"), Keyword("a b"), 7, "s"]))
+
+
+def _exactly_wide(k: Any, x: Any, least: int) -> bool:
+    """The bound the batches claim: a keyword key outside ``spell`` the reader reads back, at its
+    exact width, and a value at its narrowest after any shortening (a string counted without its
+    escapes, which only widen it)."""
+    if type(k) is not Keyword or k.ns == "spell" or not render.reader_keyword(k):
+        return False
+    if type(x) is Keyword and not render.reader_keyword(x):
+        return False
+    floor = shapes.STRING_FLOOR if type(x) is str else shapes.ATOM_FLOOR
+    width = 2 + len(x) if type(x) is str else render.data_len(x, -1)
+    assert width <= render.data_len(x, -1)
+    return bool(render.data_len(k, -1) + min(width, floor) > least)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(plain_keys, plain_values), min_size=1, max_size=40), st.integers(0, 19))
+def test_the_native_prefix_is_the_run_of_entries_too_wide_for_the_room(part: list[tuple[Any, Any]],
+                                                                        least: int) -> None:
+    expected = 0
+    for k, x in part:
+        if not _exactly_wide(k, x, least):
+            break
+        expected += 1
+    assert batch.wide_prefix(part, 0, len(part), least) == expected
+    if backend.COMPILED:
+        compiled_batch = sys.modules[backend.CLIP + ".batch"]
+        assert compiled_batch.wide_prefix(part, 0, len(part), least) == expected

@@ -28,7 +28,7 @@ from ...data.vector import LineVector, PVector, VectorView
 from ...hooks import read_all
 from ...readable import is_reader_number
 from ..lazy import END, is_lazy
-from .batch import no_spell_keys, too_wide
+from .batch import NATIVE, no_spell_keys, too_wide, wide_prefix
 from .render import Ctx, EntrySource, data_text, is_number, reader_keyword
 from .selection import Allowance, select
 from .shapes import (
@@ -420,12 +420,18 @@ class MapWalk(EntrySource):
             n = min(size, len(self.buf) - self.at, self.p.fuel // 2)  # what step takes as atoms
             if n <= 0:
                 break
-            if too_wide(self.buf[self.at:self.at + n], least):
-                self._take(n, True)
-                taken += n
-                weight += n  # keys of the ``spell`` namespace never pass too_wide
-                size = min(2 * size, _RUN_MOST)
-                continue
+            if NATIVE:
+                wide = wide_prefix(self.buf, self.at, self.at + n, least)
+            else:
+                wide = n if too_wide(self.buf[self.at:self.at + n], least) else 0
+            if wide:
+                self._take(wide, True)
+                taken += wide
+                weight += wide  # keys of the ``spell`` namespace are never decided in a run
+                if wide == n:
+                    size = min(2 * size, _RUN_MOST)
+                    continue
+                n -= wide
             size = _RUN
             t, w = self._skip_each(least, n)
             taken += t
