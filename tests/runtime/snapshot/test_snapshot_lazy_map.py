@@ -1,7 +1,7 @@
 """The snapshot's own large map is walked lazily and clipped with exact shortcuts (issue 14):
 the result is the reference algorithm's, with omission counts exactly as before.
 
-The reference is the same core with ``normalize.LAZY_TOP_MAPS`` and ``shorten.SHORTCUTS``
+The reference is the same core with ``normalize.LAZY_TOP_MAPS`` (and ``BULK_WALKS``) and ``shorten.SHORTCUTS``
 off: pass 1 walks the map until its fuel (twice the grace) runs out, and ``short_map``
 looks at every entry pass 1 kept. The maps here are large against small limits, so the
 fuel runs out inside them (the :unknown marker), and their keys include marker keys,
@@ -59,6 +59,7 @@ def _reference(value: Any, limit: int) -> tuple[str, bool]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(normalize, "LAZY_TOP_MAPS", False)
         mp.setattr(shorten, "SHORTCUTS", False)
+        mp.setattr(normalize, "BULK_WALKS", False)
         return _clip(value, limit)
 
 

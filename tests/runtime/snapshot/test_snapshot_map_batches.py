@@ -1,8 +1,8 @@
 """Large maps clipped in C-speed batches give the reference result byte for byte (issue 14, item 5).
 
-The reference is the same core with ``normalize.LAZY_TOP_MAPS`` and ``shorten.SHORTCUTS`` off:
-pass 1 walks every map eagerly until its fuel runs out, and ``short_map`` measures every
-entry pass 1 kept, one by one (the greedy fill of runtime.md §4.5.3, as the reference
+The reference is the same core with ``normalize.LAZY_TOP_MAPS``, ``normalize.BULK_WALKS`` and
+``shorten.SHORTCUTS`` off: pass 1 walks every map eagerly, entry by entry, until its fuel runs
+out, and ``short_map`` measures every entry pass 1 kept, one by one (the greedy fill of runtime.md §4.5.3, as the reference
 implementation does). The maps here are built from runs of entries of one kind (what the
 batches decide at once) mixed with everything that must fall back to the entry-by-entry
 walk: narrow entries after wide ones, strings with escapes and astral characters, huge and
@@ -90,6 +90,7 @@ def _reference(value: Any, limit: int) -> tuple[str, bool]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(normalize, "LAZY_TOP_MAPS", False)
         mp.setattr(shorten, "SHORTCUTS", False)
+        mp.setattr(normalize, "BULK_WALKS", False)
         return _clip(core, value, limit)
 
 

@@ -246,3 +246,11 @@ def wide_prefix(buf: list[tuple[Any, Any]], start: int, end: int, least: int) ->
             break
         i += 1
     return i - start
+
+
+def wide_run(entries: list[tuple[Any, Any]], start: int, n: int, least: int) -> int:
+    """How many of the ``n`` entries from ``entries[start]`` on are decided too wide for ``least``
+    together (see ``too_wide``): a prefix of them compiled (``wide_prefix``), all or none interpreted."""
+    if NATIVE:
+        return wide_prefix(entries, start, start + n, least)
+    return n if too_wide(entries[start:start + n], least) else 0

@@ -28,7 +28,7 @@ from ...data.vector import LineVector, PVector, VectorView
 from ...hooks import read_all
 from ...readable import is_reader_number
 from ..lazy import END, is_lazy
-from .batch import NATIVE, no_spell_keys, too_wide, wide_prefix
+from .batch import no_spell_keys, wide_run
 from .render import Ctx, EntrySource, data_text, is_number, reader_keyword
 from .selection import Allowance, select
 from .shapes import (
@@ -223,6 +223,14 @@ def normalize_map(p: Pass1, entries: Iterator[tuple[Any, Any]], depth: int, orig
             if step == _DONE:
                 return _finish_map(p, walk.pairs, walk.dropped, walk.same, original, large)
         return p.ctx.large_map(walk.pairs, walk, False)
+    if BULK_WALKS and original is not None and len(original) > _BULK_AFTER:
+        # A large map inside the value (a vector of maps): the same walk, run to its end at once, in
+        # runs of atom entries (MapWalk.extend); ``more`` adds the :unknown marker entry when due.
+        walk = MapWalk(p, original.entry_chunks(_CHUNK), depth, original)
+        walk.extend(walk.pairs, len(original) + 1)
+        if walk.out_of_fuel or walk.dropped:
+            return _map_of(p, walk.pairs, large)
+        return _finish_map(p, walk.pairs, False, walk.same, original, large)
     # The eager walk: MapWalk.step's body inline (a call per entry costs small maps a third more).
     pairs: list[tuple[Any, Any]] = []
     dropped = False
@@ -420,10 +428,7 @@ class MapWalk(EntrySource):
             n = min(size, len(self.buf) - self.at, self.p.fuel // 2)  # what step takes as atoms
             if n <= 0:
                 break
-            if NATIVE:
-                wide = wide_prefix(self.buf, self.at, self.at + n, least)
-            else:
-                wide = n if too_wide(self.buf[self.at:self.at + n], least) else 0
+            wide = wide_run(self.buf, self.at, n, least)
             if wide:
                 self._take(wide, True)
                 taken += wide
@@ -513,6 +518,12 @@ _ATOM_TYPES: Final = frozenset({int, str, Keyword, type(None), bool})
 
 _KEY: Final = itemgetter(0)
 _VALUE: Final = itemgetter(1)
+
+BULK_WALKS = True
+"""False walks a large map inside the value with the inline loop: the reference for the bulk walk."""
+
+_BULK_AFTER = 64
+"""Entries past which ``normalize_map`` walks a map with ``MapWalk`` (in runs) rather than inline."""
 
 _CHUNK = 1024
 """Entries per chunk of a lazily walked map (``SpellMap.entry_chunks``)."""

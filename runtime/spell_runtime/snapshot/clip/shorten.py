@@ -18,7 +18,7 @@ from ...data.atoms import K_SPELL_FN, Keyword
 from ...data.hashmap import EMPTY_MAP, SpellMap, SpellSet
 from ...data.plist import PList, plist
 from ...data.vector import LineVector, PVector, VectorView, vec
-from .batch import KEYWORD_WIDTHS, keyword_width
+from .batch import KEYWORD_WIDTHS, keyword_width, wide_run
 from .normalize import MapWalk
 from .render import Ctx, LargeMap, data_len, fits, is_collection, is_map, literal, vf_len
 from .selection import Allowance, select
@@ -327,6 +327,7 @@ def short_map(ctx: Ctx, m: Any, budget: int) -> SpellMap:
     fast = SHORTCUTS and (lazy is not None or len(entries) > 64)  # small maps: the plain loop is cheaper
     walk = lazy.source if lazy is not None and isinstance(lazy.source, MapWalk) else None
     known_widths = KEYWORD_WIDTHS
+    run = 64  # entries decided together by wide_run, doubled while runs are decided whole
     i = -1
     while True:
         i += 1
@@ -385,6 +386,16 @@ def short_map(ctx: Ctx, m: Any, budget: int) -> SpellMap:
                         quoted_floor = 11 + widths.quoted + widths.n  # widths.quoted_floor(), still quoted
                     else:
                         omitted = 1 if omitted is None else add_weight(omitted, 1)
+                        # Full, or nearly: the entries after this one may be too wide as a run.
+                        n = min(run, len(entries) - i - 1)
+                        if n >= 16:
+                            wide = wide_run(entries, i + 1, n, target - quoted_floor)
+                            if wide:
+                                omitted = add_weight(omitted, wide)  # keys in ``spell`` never pass
+                                i += wide
+                                run = min(2 * run, 1024) if wide == n else 64
+                            else:
+                                run = 64
                     continue
         if not fn_flagged and k is not K_SPELL_FN and (
                 fast and quoted_floor + _least_width(k, False) + _least_width(x, True) > target
