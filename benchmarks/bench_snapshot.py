@@ -72,6 +72,11 @@ def records(n: int) -> Any:
     return vec(SpellMap.from_pairs([(keyword("id"), i), (keyword("xs"), vec(range(20)))]) for i in range(n))
 
 
+def maps_in_vector(n: int) -> Any:
+    """Four keyword maps of ``n`` entries each in a vector (issue 14: vectors of maps)."""
+    return vec(keyword_map(n) for _ in range(4))
+
+
 def cases(quick: bool) -> list[tuple[str, Callable[[int], Any], list[int]]]:
     top = 6 if quick else 7
     return [
@@ -82,6 +87,7 @@ def cases(quick: bool) -> list[tuple[str, Callable[[int], Any], list[int]]]:
         ("string, astral (😀)", astral_text, [3, 5, 6]),
         ("nested vectors, depth", nested, [2, 4, 5]),
         ("vector of maps of vectors", records, [2, 4, 5]),
+        ("vector of 4 keyword maps", maps_in_vector, [2, 3, 5]),
     ]
 
 

@@ -8,6 +8,12 @@ elements are visited, sets, lists and lazy sequences are pulled one item at a
 time and never counted, and maps stop at the first entry the fuel cannot pay
 for. Anything that is not Spell data becomes a truthful diagnostic map.
 
+A map of more than a few dozen entries is walked by ``MapWalk``, which takes
+the map's entries in chunks and runs of atom entries at once (what the
+entry-by-entry loop does to each of them, without a Python step per entry:
+issue 14); the snapshot's own large map is walked lazily, only as far as pass 2
+reads it.
+
 ``changed`` records whether anything was left out or replaced; map keys and an
 envelope's contents are normalised under a *local* flag, as the spec requires,
 by saving and restoring it around them.

@@ -8,6 +8,20 @@ Costs stay proportional to the output: fitting tests are capped renders, a
 string's candidates are measured from their two kept ends only, and a map is
 grown entry by entry with its rendered length updated arithmetically instead of
 re-rendering the whole candidate after each entry.
+
+Maps fill greedily, and that is kept (issue 14, item 5): ``short_map`` offers
+every entry pass 1 kept, in order, and takes each that still fits, so an entry
+narrow enough for the last few units is shown even after thousands that were
+too wide. That is what runtime.md §4.5.3 specifies and what the reference
+implementation's ``short-map`` does (it loops over all entries); stopping at the
+first entry that does not fit would show fewer entries than the reference for
+the same value. So the walk does not stop once the map is full; it gets cheap
+instead. Past a refused entry, runs of entries are proven too wide at once from
+a lower bound of each entry's width (``batch``: the narrowest key plus the
+narrowest value, in C loops interpreted, a native loop compiled), and plain-atom
+entries of a quoted map are measured from exact widths without rendering; the
+output is byte-identical to measuring every entry (the property tests compare
+them with ``SHORTCUTS`` off) and the omission counts are the same sums.
 """
 
 from __future__ import annotations
@@ -308,12 +322,14 @@ fused with it, the stop once nothing fits): the reference they are tested agains
 
 
 def short_map(ctx: Ctx, m: Any, budget: int) -> SpellMap:
-    """``short_map``: entries in order while they fit; the rest summed into one marker entry.
+    """``short_map``: every entry that still fits, in order; the rest summed into one marker entry.
 
-    Entries a quoted map cannot take are recognised without calls, and past the shown ones a lazy
-    ``LargeMap``'s walk and that test run as one loop (``MapWalk.skip_wide``); a lazy map is walked
-    as far as the allowance of each measured entry needs its count to be known (``_look_ahead``)
-    (issue 14). Every entry pass 1 kept is still looked at: a narrow one may fit in what is left.
+    Entries of plain atoms in a quoted map are decided from exact widths; after a refused one, runs
+    of entries too wide for what is left are omitted together (``batch.wide_run``); past the entries
+    a lazy ``LargeMap`` has walked, its walk and that test run together (``MapWalk.skip_wide``); a
+    lazy map is walked as far as the allowance of each measured entry needs its count to be known
+    (``_look_ahead``) (issue 14). Every entry pass 1 kept is still decided: a narrow one may fit in
+    what is left (module docstring).
     """
     target = budget - 32
     lazy = m if type(m) is LargeMap and not m.is_complete() else None
