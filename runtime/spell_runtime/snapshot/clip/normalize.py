@@ -86,6 +86,13 @@ class Pass1:
         self.ctx = ctx
         self.diagnostics = {}
 
+    def bounded(self, v: Any) -> SpellMap:
+        """``normalize_payload(v)`` once the fuel is spent (the ``changed`` flag is the caller's to set)."""
+        try:
+            return self.diagnostic(v, BOUNDED)
+        except Exception:
+            return self.diagnostic(v, CONVERSION_FAILED)
+
     def diagnostic(self, v: Any, reason: str) -> SpellMap:
         """``diagnostic(v, reason)``, one shared (immutable) map per type and reason: once the fuel is
         spent, every remaining element of a long vector becomes the same diagnostic."""
@@ -169,7 +176,19 @@ def _vector(p: Pass1, v: Any, depth: int) -> Any:
     rows: list[Any] = []
     marks: list[tuple[int, int]] = []
     same = True
-    for x in sel.items:
+    items = sel.items
+    i = -1
+    for x in items:
+        i += 1
+        if p.fuel <= 0 and not numbered and BULK_WALKS:
+            # Out of fuel: every element left becomes the bounded-traversal diagnostic (what
+            # normalize returns for each), without a call chain per element (issue 14).
+            rest = items[i:]
+            p.changed = True
+            rows.extend(map(p.bounded, rest))
+            p.fuel -= len(rest)
+            same = False
+            break
         t = type(x)
         if numbered and t is str:
             p.fuel -= 1
@@ -526,7 +545,8 @@ _KEY: Final = itemgetter(0)
 _VALUE: Final = itemgetter(1)
 
 BULK_WALKS = True
-"""False walks a large map inside the value with the inline loop: the reference for the bulk walk."""
+"""False walks a large map inside the value with the inline loop, and a vector's elements past the
+fuel one by one: the reference for these bulk walks."""
 
 _BULK_AFTER = 64
 """Entries past which ``normalize_map`` walks a map with ``MapWalk`` (in runs) rather than inline."""
