@@ -56,6 +56,7 @@ class H:
     DEFINE: Final = "_define"
     UNWIND: Final = "_unwind"
     RESTORE: Final = "_restore"
+    PUBLISH: Final = "_publish"
     DESTRUCTURE: Final = "_destructure"
     LOOP_REBIND: Final = "_loop_rebind"
     PRIVATE_REBIND: Final = "_private_rebind"
@@ -156,7 +157,7 @@ def compiled_namespace() -> dict[str, Any]:
         H.MISS: s.MISS, H.NOTHING: s.NOTHING, H.SPELL_FN: SpellFn, H.SPELL_MAP: SpellMap,
         H.SPELL_ERROR: SpellError, H.MAYBE_RECUR: frozenset({SpellMap, RecurMarker}), H.PVECTOR: PVector, H.EPOCH: EPOCH,
         H.MISS_LOOKUP: s.miss, H.NS_PATH: s.ns_path, H.NS_STATIC: s.ns_static, H.REC: s.rec, H.DEFINE: s.define,
-        H.UNWIND: s.unwind, H.RESTORE: s.restore, H.DESTRUCTURE: destructure, H.LOOP_REBIND: s.loop_rebind,
+        H.UNWIND: s.unwind, H.RESTORE: s.restore, H.PUBLISH: s.publish, H.DESTRUCTURE: destructure, H.LOOP_REBIND: s.loop_rebind,
         H.PRIVATE_REBIND: s.private_rebind,
         H.APPLY: s.apply_fn, H.IS_MACRO: s.check_macro, H.MACRO_CALL: s.macro_call, H.NOT_MACRO: s.not_macro,
         H.APPLIER: s.applier, H.MACRO_INTO: s.macro_into, H.MAKE_RECUR: s.make_recur,

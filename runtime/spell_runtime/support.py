@@ -131,6 +131,16 @@ def unwind(D: dict[Any, Any], undo: list[Any]) -> None:
     undo.clear()
 
 
+def publish(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[Any, ...]) -> list[Any]:
+    """A published fn body's prologue in one call: save the bindings of its parameter symbols
+    (all before any is bound, so a repeated name restores its outer value), bind them to the
+    arguments, and hand back the saved entries as an undo list for the body's ``finally: _unwind``."""
+    saved = [(s, D.get(s, MISS)) for s in syms]
+    for s, v in zip(syms, vals):
+        D[s] = v
+    return saved
+
+
 def merge_undo(undo: Optional[list[Any]], more: Optional[list[Any]]) -> Optional[list[Any]]:
     """Append the undo entries of run-time compiled code to a scope's list."""
     if not more:
