@@ -1,0 +1,31 @@
+"""The recur-request test on a fn body's returned value (``emit/scopes.py`` ``deliver``, Q17) is left
+out when the value is a call of a builtin that never returns a map (``ir.NEVER_MAP_BUILTINS``)."""
+
+from __future__ import annotations
+
+import pytest
+
+import spellc
+from spellc.compiler import python_source
+from spellc.reader import read_all
+
+
+def body_checks_recur(src: str) -> bool:
+    return "_MAYBE_RECUR" in python_source(read_all(src)[0])
+
+
+@pytest.mark.parametrize("src", ["(fn [x] (str x 1))", "(fn [x] (/ x 2))", "(fn [xs] (map inc xs))",
+                                 "(fn [xs] (vec xs))"])
+def test_never_map_builtin_tail_is_returned_as_is(src: str) -> None:
+    assert not body_checks_recur(src)
+
+
+@pytest.mark.parametrize("src", ["(fn [x] (get x :a))", "(fn [f] (map f))", "(fn [x] (first x))"])
+def test_maybe_map_tail_keeps_the_check(src: str) -> None:
+    assert body_checks_recur(src)
+
+
+def test_recur_request_from_a_kept_check_still_reenters() -> None:
+    # the request arrives as a value from (first ...), which keeps the check
+    src = "(defn f [n] (if (< n 3) (first [(recur (inc n))]) (str n))) (f 0)"
+    assert str(spellc.pr_str(spellc.eval_string(src))) == '"3"'
