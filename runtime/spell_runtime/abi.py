@@ -87,7 +87,8 @@ class H:
     ARITY_TEXT: Final = "_arity_text"
     CONV: Final = "_conv"
     SEQ_FAIL: Final = "_seq_fail"
-    FN_FAIL: Final = "_fn_fail"
+    FN_FAIL: Final = "_fn_fail"  # modules built before fn_failed
+    FN_FAILED: Final = "_fn_failed"
     PRIV_FAIL: Final = "_priv_fail"
     CAUGHT: Final = "_caught"
     REENTER: Final = "_reenter"
@@ -165,7 +166,7 @@ def compiled_namespace() -> dict[str, Any]:
         H.SPELL_EQ: spell_eq,
         H.THROW: s.throw, H.THROW_NOW: s.throw_now, H.FAIL: s.fail, H.FAIL_NOW: s.fail_now,
         H.HOST_FAIL_NOW: s.host_fail_now, H.ARITY_TEXT: s.arity_text, H.CONV: s.conv, H.SEQ_FAIL: s.seq_fail,
-        H.FN_FAIL: s.fn_fail, H.PRIV_FAIL: s.priv_fail, H.CAUGHT: s.caught_value, H.REENTER: s.reenter_failure_env,
+        H.FN_FAIL: s.fn_fail, H.FN_FAILED: s.fn_failed, H.PRIV_FAIL: s.priv_fail, H.CAUGHT: s.caught_value, H.REENTER: s.reenter_failure_env,
         H.DROP: s.drop_binding,
         H.VEC: vec, H.MAP_PAIRS: SpellMap.from_pairs, H.FOR_ITEMS: s.for_items, H.REOPEN: s.reopen,
         H.APPLY_PUB: published.apply_published, H.MACRO_CALL_PUB: published.macro_call_published,

@@ -657,6 +657,16 @@ def fn_fail(e: BaseException, D: dict[Any, Any], table: dict[Any, Any], head: An
     return err
 
 
+def fn_failed(e: BaseException, D: dict[Any, Any], table: dict[Any, Any], head: Any, site: tuple[Any, Any, Any],
+              vals: tuple[Any, ...] = (), index: int = 0) -> BaseException:
+    """``fn_fail`` with a body's constant facts packed into one constant ``site`` = (body elements,
+    ``fn`` form, private parameter symbols): the handler every fn body compiled since issue 12's
+    code-shape work raises through (fewer ``ast`` nodes per body; ``fn_fail`` stays for modules
+    built before)."""
+    elems, fn_form, syms = site
+    return fn_fail(e, D, table, head, elems, index, fn_form, syms, vals)
+
+
 def caught_value(e: SpellError) -> Any:
     """What ``catch`` binds (language.md §15.4)."""
     if e.thrown is not NO_VALUE:

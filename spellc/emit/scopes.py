@@ -353,6 +353,9 @@ class ScopeEmitter(TypedEmitter):
     def _private_args(self, syms: Any) -> list[ast.expr]:
         return [self.const(tuple(syms)), P.tuple_([self.private_value(self.private[s]) for s in syms])]
 
+    def _private_vals(self, syms: Any) -> ast.expr:
+        return P.tuple_([self.private_value(self.private[s]) for s in syms])
+
     def _scope_frame(self, scope: Scope, saves: list[ast.stmt], restores: list[ast.stmt], body: list[ast.stmt],
                      pos: Optional[Pos], handler_fn: str = H.CONV,
                      privates: Optional[list[ast.expr]] = None) -> list[ast.stmt]:
@@ -561,7 +564,7 @@ class ScopeEmitter(TypedEmitter):
         saved_exit, self.exit = self.exit, tail
         try:
             body_stmts = self.seq_stmts(body.body, scope, info, bare_ci=ci)
-            privates = self._private_args(body.params) if private else None
+            private_vals = self._private_vals(body.params) if private else None
         finally:
             self.private, self.published, self.second_body = saved_private, saved_published, saved_second
             self.leave_typed_loop(saved_typed)
@@ -604,9 +607,7 @@ class ScopeEmitter(TypedEmitter):
         if len(body.body.body) > 1:
             pre.append(P.assign(ci, P.const(0)))
             running = P.name(ci)
-        handler = [P.raise_(P.callname(H.FN_FAIL, P.name(L.EXC), P.name("D"), P.name(L.TABLE), P.name(L.HEAD),
-                                       self.const(body.body.elems), running, self.const(body.form),
-                                       *(privates or [])))]
+        handler = [self._fn_handler(body, running, private_vals)]
         if info.static_refs:
             current: ast.expr = P.subscript(P.name(H.EPOCH), P.const(0))
             guard = P.if_(current if epoch == 0 else P.compare(current, ast.NotEq(), P.const(epoch)),  # int: same test
@@ -618,6 +619,20 @@ class ScopeEmitter(TypedEmitter):
         if second is not None:
             self._n = 0
             self._second_body(body, second, body.self_longs)
+
+    def _fn_handler(self, body: ir.FnBody, running: ast.expr, private_vals: Optional[ast.expr]) -> ast.stmt:
+        """``raise _fn_failed(_e, D, _T, _H, site[, vals[, index]])``: the body's elements, ``fn``
+        form and private parameter symbols are one constant ``site`` per body, and the trailing
+        arguments are left out when they are the defaults (no privates, element 0)."""
+        syms: tuple[Any, ...] = tuple(body.params) if private_vals is not None else ()
+        args: list[ast.expr] = [P.name(L.EXC), P.name("D"), P.name(L.TABLE), P.name(L.HEAD),
+                                self.const((body.body.elems, body.form, syms))]
+        running_zero = isinstance(running, ast.Constant) and running.value == 0
+        if private_vals is not None or not running_zero:
+            args.append(private_vals if private_vals is not None else P.tuple_([]))
+        if not running_zero:
+            args.append(running)
+        return P.raise_(P.callname(H.FN_FAILED, *args))
 
     def _second_body(self, body: ir.FnBody, fname: str, longs: bool) -> None:
         """The second body of a closed self-recursive fn (``analyze.selfcalls``, whose docstring
@@ -640,7 +655,7 @@ class ScopeEmitter(TypedEmitter):
         self.range_ints, self.int_ranges = set(ints), {}  # never reassigned here: no recur, def, macro (``bounds``)
         try:
             body_stmts = self.seq_stmts(body.body, scope, info, bare_ci=ci)
-            privates = self._private_args(body.params)
+            private_vals = self._private_vals(body.params)
         finally:
             self.private, self.published, self.second_body, self.second_longs, self.exit = saved
             self.leave_typed_loop(saved_typed)
@@ -651,8 +666,7 @@ class ScopeEmitter(TypedEmitter):
         if len(body.body.body) > 1:
             pre.append(P.assign(ci, P.const(0)))
             running = P.name(ci)
-        handler = [P.raise_(P.callname(H.FN_FAIL, P.name(L.EXC), P.name("D"), P.name(L.TABLE), P.name(L.HEAD),
-                                       self.const(body.body.elems), running, self.const(body.form), *privates))]
+        handler = [self._fn_handler(body, running, private_vals)]
         self.functions.append(P.fndef(fname, ["D", "_H", *params], pre + [P.try_(body_stmts, "_e", handler)]))
 
     # ------------------------------------------------------------------ for

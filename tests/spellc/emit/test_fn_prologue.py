@@ -56,3 +56,26 @@ def test_publish_saves_all_before_binding() -> None:
     assert saved == [("x", 1), ("x", 1), ("y", MISS)]
     unwind(D, saved)
     assert D == {"x": 1}
+
+
+# The handler of a fn body (``_fn_failed``, one packed constant per body): the failing element of a
+# multi-element body, the private parameters in the failure's env, and the trace entry.
+FAILURES = [
+    ("(defn f [a] (inc a) (/ a 0) a) (try (f 2) (catch e [(:message e) a]))",
+     '["Function call failed: /: Divide by zero" 2]'),
+    ("(defn f [a] (/ a 0)) (try (f 2) (catch e [(:message e) a]))",
+     '["Function call failed: /: Divide by zero" 2]'),
+    ("(defn f [k] (def z 1) ((fn [] (/ k 0)))) (try (f 3) (catch e [(:message e) k]))",
+     '["Function call failed: /: Divide by zero" 3]'),
+]
+
+
+@pytest.mark.parametrize("src,expected", FAILURES)
+def test_body_failures(src: str, expected: str) -> None:
+    assert run(src) == expected
+
+
+def test_failure_trace_names_the_body() -> None:
+    with pytest.raises(spellc.SpellError) as info:
+        spellc.eval_string("(defn f [a] (inc a) (/ a 0) a) (defn g [] (f 2)) (g)")
+    assert [str(t) for t in info.value.trace] == ["f", "g"]
