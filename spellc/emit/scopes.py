@@ -327,15 +327,18 @@ class ScopeEmitter(TypedEmitter):
         restores.reverse()
         return saves, restores
 
-    def _publish(self, body: ir.FnBody, params: list[str], jumps: bool) -> tuple[list[ast.stmt], list[ast.stmt]]:
+    def _publish(self, body: ir.FnBody, params: list[str], jumps: bool,
+                 undo: Optional[str]) -> tuple[list[ast.stmt], list[ast.stmt]]:
         """Saves and restores of a fn body whose parameters live in the env. With plain symbol
         parameters and no recur loop (which rebinds them at the top of every iteration), one
         ``_publish`` call saves and binds them all before the ``try``, and its answer is the undo
         list that ``_unwind`` restores from in the ``finally``: two statements in all instead of
-        three per parameter (issue 12, code shape)."""
+        three per parameter (issue 12, code shape). When the body has an undo list (``undo``), the
+        saved entries start it: ``_unwind`` restores the body's escaping defs, newest first, then
+        the parameters, the order of the separate ``finally`` statements it replaces."""
         if jumps or not _plain_params(body):
             return self._saves(body.syms, None)
-        saved = self.tmp("_o")
+        saved = undo if undo is not None else self.tmp("_o")
         publish = P.callname(H.PUBLISH, P.name("D"), self.const(tuple(body.params)), P.tuple_([P.name(p) for p in params]))
         return [P.assign(saved, publish)], [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(saved)))]
 
@@ -569,7 +572,7 @@ class ScopeEmitter(TypedEmitter):
             self.private, self.published, self.second_body = saved_private, saved_published, saved_second
             self.leave_typed_loop(saved_typed)
             self.exit = saved_exit
-        saves, restores = self._publish(body, params, tail.jumps) if not private else ([], [])
+        saves, restores = self._publish(body, params, tail.jumps, scope.undo if scope.used else None) if not private else ([], [])
         published_at_entry = not private and not tail.jumps and _plain_params(body)
         top: list[ast.stmt] = []
         if scope.used and tail.jumps:  # forget the previous iteration's defs (only a recur loop has one)
@@ -598,7 +601,7 @@ class ScopeEmitter(TypedEmitter):
         if tail.uses_tuple_path:
             pre.append(P.assign(tail.recur_tuple_var, P.const(None)))
         fin: list[ast.stmt] = []
-        if scope.used:
+        if scope.used and not published_at_entry:  # else the undo list is ``_publish``'s answer
             pre.append(P.assign(scope.undo, P.const(None)))
             fin.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
                              [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(scope.undo)))]))

@@ -33,6 +33,11 @@ CASES = [
     # the failure's env and trace name the parameter's value and the body
     ("(def k 7) (defn f [k] ((fn [] (/ k 0)))) (try (f 1) (catch e [(:message e) k]))",
      '["Function call failed: /: Divide by zero" 1]'),
+    # the body's own defs (its undo list starts with the saved parameters) are undone, newest
+    # first, then the parameters restored: a def of a parameter's name leaves the outer value
+    ("(def x 1) (defn f [x] (def y x) (def x 5) ((fn [] [x y]))) [(f 2) x (try y (catch e :gone))]",
+     "[[5 2] 1 :gone]"),
+    ("(defmacro dc [n v] (list 'def n v)) (def k 0) (defn f [k] (dc k (+ k 1)) ((fn [] k))) [(f 1) k]", "[2 0]"),
     # a repeated parameter name: the last argument is seen, the outer value comes back
     ("(def x 5) (defn f [x x] ((fn [] x))) [(f 1 2) x]", "[2 5]"),
 ]

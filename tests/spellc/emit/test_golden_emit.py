@@ -34,7 +34,7 @@ SNIPPETS = [
     "(loop [i 0] (if (< i 3) (recur (inc i)) i))", "(loop [x 0] (if (f x) (recur (g x)) x))",
     "(fn [n acc] (if (zero? n) acc (recur (dec n) (* acc n))))", "(recur 1)",
     # fn, for, try
-    "(fn [n] (* n n))", "(fn [k xs] (map (fn [x] (get x k)) xs))", "(fn [{:keys [a]}] a)", "(for [a [1 2] :when (odd? a) :let [b a]] b)",
+    "(fn [n] (* n n))", "(fn [k xs] (map (fn [x] (get x k)) xs))", "(fn [x] (def y x) (f x))", "(fn [k] (def y 1) (map (fn [x] (get x k)) y))", "(fn [{:keys [a]}] a)", "(for [a [1 2] :when (odd? a) :let [b a]] b)",
     "(try (f) (catch e (:message e)))", "(throw \"x\")", "(def)",
     # calls: user fn (maybe a macro), fn literal head, keyword, builtin, env builtin
     "(f 1 2)", "(f (let [a 1] a) 2)", "((fn [x] x) 1)", "(:k m)", "(str 1 2)", "(map inc [1])",
