@@ -288,9 +288,9 @@ class ScopeEmitter(TypedEmitter):
         index: ast.expr = P.name(ci) if n > 1 else P.const(-1 if type(node.body[0]) is ir.SubUnits else skipped)
         handler = [P.raise_(P.callname(H.SEQ_FAIL, P.name(L.EXC), P.name("D"), P.name(L.TABLE),
                                        self.const(node.elems), index))]
-        prologue: list[ast.stmt] = [P.assign(ci, P.const(0))] if n > 1 else []
-        st = P.try_(body, "_e", handler)
-        return prologue + [st]
+        # No ``ci = 0`` before the ``try``: with more than one element, the try's first statement
+        # sets ``ci`` (``_seq_elements``), before anything that can fail.
+        return [P.try_(body, "_e", handler)]
 
     def _seq_elements(self, node: ir.Seq, scope: Scope, info: FnInfo, tail: Optional[Exit],
                       result_var: Optional[str], ci: str, counted: bool) -> list[ast.stmt]:
@@ -595,6 +595,8 @@ class ScopeEmitter(TypedEmitter):
             unpack.append(P.assign(tail.recur_tuple_var, P.const(None)))
             top.append(P.if_(P.is_not(P.name(tail.recur_tuple_var), P.const(None)), unpack))
         top.extend(bind)
+        if not has_jump and len(body.body.body) > 1 and _sets_to_zero(body_stmts[0], ci):
+            del body_stmts[0]  # the first element's ``ci = 0``: ``pre`` below says it, once, before the try
         inner = top + body_stmts
         main: list[ast.stmt] = [P.while_true(inner)] if has_jump else inner
         pre: list[ast.stmt] = list(saves)
@@ -608,7 +610,7 @@ class ScopeEmitter(TypedEmitter):
         fin.extend(restores)
         running: ast.expr = P.const(0)  # a one-element body has no element counter
         if len(body.body.body) > 1:
-            pre.append(P.assign(ci, P.const(0)))
+            pre.append(P.assign(ci, P.const(0)))  # before the parameter bindings, which can fail
             running = P.name(ci)
         handler = [self._fn_handler(body, running, private_vals)]
         if info.static_refs:
@@ -777,3 +779,10 @@ def _may_be_map(node: ir.Node) -> bool:
 def _plain_params(body: ir.FnBody) -> bool:
     """Every parameter a plain symbol (no destructuring, no ``&``): what ``_publish`` binds."""
     return bool(body.params) and tuple(body.syms) == tuple(body.params) and all(type(p) is Symbol for p in body.params)
+
+
+def _sets_to_zero(st: ast.stmt, var: str) -> bool:
+    """Is ``st`` the statement ``var = 0``?"""
+    return (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)
+            and st.targets[0].id == var and isinstance(st.value, ast.Constant) and st.value.value == 0
+            and type(st.value.value) is int)
