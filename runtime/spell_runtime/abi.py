@@ -100,7 +100,8 @@ class H:
     REOPEN: Final = "_reopen"
     # issue 13: published parameters (spell_runtime.published) and loop vectors kept as lists
     APPLY_PUB: Final = "_apply_pub"
-    MACRO_CALL_PUB: Final = "_macro_call_pub"
+    MACRO_CALL_PUB: Final = "_macro_call_pub"  # modules built before _macro_pub
+    MACRO_PUB: Final = "_macro_pub"
     TO_LIST: Final = "_to_list"
     REDUCE_ITEMS: Final = "_reduce_items"
     ASSOC_PAIRS: Final = "_assoc_pairs"
@@ -170,6 +171,7 @@ def compiled_namespace() -> dict[str, Any]:
         H.DROP: s.drop_binding,
         H.VEC: vec, H.MAP_PAIRS: SpellMap.from_pairs, H.FOR_ITEMS: s.for_items, H.REOPEN: s.reopen,
         H.APPLY_PUB: published.apply_published, H.MACRO_CALL_PUB: published.macro_call_published,
+        H.MACRO_PUB: published.macro_call_published_into,
         H.TO_LIST: published.to_list, H.REDUCE_ITEMS: inline.reduce_items, H.ASSOC_PAIRS: inline.assoc_pairs,
         "_op_add": num.add, "_op_sub": num.sub, "_op_mul": num.mul, "_op_lt": num.lt, "_op_gt": num.gt,
         "_op_le": num.le, "_op_ge": num.ge, "_op_inc": num.inc, "_op_dec": num.dec, "_op_neg": num.neg,
@@ -182,9 +184,14 @@ def compiled_namespace() -> dict[str, Any]:
     return dict(ns)
 
 
+LEGACY: Final = frozenset({"APPLY", "FN_FAIL", "MACRO_CALL", "MACRO_CALL_PUB"})
+"""``H`` members the emitter no longer writes but modules built by earlier versions of it call
+(``spellc build`` output imports this namespace): kept so that those modules still run."""
+
+
 def helper_names() -> frozenset[str]:
     """Every helper name ``H`` declares (what the ABI test checks generated code against)."""
     return frozenset(v for k, v in vars(H).items() if k.isupper()) | _OPS
 
 
-__all__ = ["H", "L", "compiled_namespace", "helper_names"]
+__all__ = ["H", "L", "LEGACY", "compiled_namespace", "helper_names"]

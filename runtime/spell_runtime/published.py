@@ -92,6 +92,17 @@ def macro_call_published(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[A
     return value, merge_undo(undo, more), after
 
 
+def macro_call_published_into(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[Any, ...], m: Any, form: Any,
+                              undo: list[Any]) -> tuple[Any, ...]:
+    """``macro_call_published`` in the shape the call site reads with the fewest ``ast`` nodes
+    (issue 12): the escaping defs go into the caller's undo list ``undo`` in place, and the
+    answer is flat, the parameters' values afterwards then the value."""
+    value, more, after = macro_call_published(D, syms, vals, m, form, None)
+    if more:
+        undo.extend(more)
+    return (*after, value)
+
+
 def to_list(v: Any) -> list[Any]:
     """A loop vector kept as a Python list (``spellc.analyze.linear``) rebound from a recur request
     value: back to a fresh list (the request carries a vector)."""

@@ -10,7 +10,7 @@ Python locals, as in a private body, and each call site is::
 the callee rebinds every parameter name, so nothing needs publishing), otherwise the runtime
 helper that publishes the parameters around the generic application. A call with another
 argument count than the body's own arity always takes the helper. When the head could be a
-user macro, the macro branch goes through ``_macro_call_pub``, which also hands back the
+user macro, the macro branch goes through ``_macro_pub``, which also hands back the
 parameters' values after the expansion (it may ``def`` one), reloaded into the locals.
 
 A body that ``analyze.selfcalls`` proves closed (``FnBody.closed_self``) has a second compiled
@@ -92,18 +92,24 @@ def second_call(em: Emitter, node: ir.Call, scope: Scope, info: FnInfo,
 
 
 def macro_expr(em: Emitter, pub: Published, f: str, form_c: ast.expr, scope: Scope) -> ast.expr:
-    """The macro branch: value of the expansion, with the scope's undo list and the parameter
-    locals updated from the helper's answer (walrus assignments chained by ``is _NOTHING or``)."""
+    """The macro branch: value of the expansion. The helper extends the scope's undo list in place
+    and answers the parameters' values afterwards then the value, reloaded into the locals by
+    walrus assignments chained with ``is _NOTHING or`` (never true: no Spell value is ``_NOTHING``)::
+
+        (p0 := (_mr := _macro_pub(D, syms, (p0, p1), f, form, _u := _u or []))[0]) is _NOTHING
+        or (p1 := _mr[1]) is _NOTHING or _mr[2]
+    """
     mv = em.tmp("_mr")
     scope.used = True
-    call = P.callname(H.MACRO_CALL_PUB, P.name("D"), *_published_args(em, pub), P.name(f), form_c,
-                      P.name(scope.undo))
-    parts: list[ast.expr] = [P.is_(P.walrus(scope.undo, P.subscript(P.walrus(mv, call), P.const(1))),
-                                   P.name(H.NOTHING))]
+    undo: ast.expr = P.name(scope.undo) if scope.always_list else P.walrus(
+        scope.undo, P.or_(P.name(scope.undo), P.list_([])))
+    call: ast.expr = P.walrus(mv, P.callname(H.MACRO_PUB, P.name("D"), *_published_args(em, pub), P.name(f), form_c,
+                                             undo))
+    parts: list[ast.expr] = []
     for i, local in enumerate(pub.locals_):
-        parts.append(P.is_(P.walrus(local, P.subscript(P.subscript(P.name(mv), P.const(2)), P.const(i))),
-                           P.name(H.NOTHING)))
-    return P.or_(*parts, P.subscript(P.name(mv), P.const(0)))
+        parts.append(P.is_(P.walrus(local, P.subscript(call, P.const(i))), P.name(H.NOTHING)))
+        call = P.name(mv)
+    return P.or_(*parts, P.subscript(call, P.const(len(pub.locals_))))
 
 
 def dispatch_stmts(em: Emitter, pub: Published, f: str, r: str, head_sym: ast.expr, form_c: ast.expr,

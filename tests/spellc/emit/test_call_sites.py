@@ -24,6 +24,12 @@ def run(src: str) -> str:
 
 
 CASES = [
+    # a macro head in a body whose parameters are Python locals (published_calls.macro_expr): the
+    # expansion sees them, may def one (reloaded after), and its other defs are undone on exit
+    ("(defmacro dc [n v] (list 'def n v)) (def k 0) (defn f [k] (dc k (+ k 1)) (dc w k) [k w])"
+     " [(f 1) k (try w (catch e :gone))]", "[[2 2] 0 :gone]"),
+    ("(defn g [a b] (m a b)) (defmacro m [x y] (list 'vector y x)) (g 1 2)", "[2 1]"),
+    ("(defn g [a] (m a)) (defmacro m [x] (list '/ x 0)) (g 1)", "error: Function call failed: /: Divide by zero"),
     # a macro head: the arguments reach the expander as forms and are never evaluated
     ("(defn use [] (m (def evaluated true))) (defmacro m [x] (list 'quote x)) [(use) (try evaluated (catch e :unbound))]",
      "[(def evaluated true) :unbound]"),
