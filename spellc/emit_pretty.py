@@ -103,6 +103,10 @@ def prettify(source: str, forms: list[Any], source_name: str) -> str:
     symbol_tuples = {name: tuple(x.name for x in v) for name, v in values.items()
                      if CONST.match(name) and type(v) is tuple and v
                      and all(type(x) is Symbol and x.ns is None for x in v)}
+    # a fn body's handler site ``_fn_failed(…, _kN, (_p0, _p1))``: (elements, fn form, parameter symbols)
+    symbol_tuples.update({name: tuple(x.name for x in v[2]) for name, v in values.items()
+                          if CONST.match(name) and type(v) is tuple and len(v) == 3 and type(v[0]) is tuple
+                          and type(v[2]) is tuple and v[2] and all(type(x) is Symbol and x.ns is None for x in v[2])})
 
     def comment_for(form: Any) -> Optional[str]:
         where = positions.get(pr_str(form)) if form is not None else None
@@ -171,7 +175,8 @@ def _renames(fn: Any, symbol_consts: dict[str, str], symbol_tuples: dict[str, tu
     """Temporary → ``<mangled Spell name>__<temporary without _>`` for the temporaries of ``fn`` (not of the
     functions nested in it) that provably hold one Spell name's value: ``D[_sN] = tmp``,
     ``tmp = D.get(_sN, …)``, ``tmp = D[_sN]`` / ``(tmp := D[_sN])``, and a symbol tuple passed next to a
-    tuple of temporaries (``_fn_fail(…, _k44, (_p0, _p1))``)."""
+    tuple of temporaries (``_publish(D, _k44, (_p0, _p1))``, and a handler site's symbols in
+    ``_fn_failed(…, _k45, (_p0, _p1))``)."""
     names: dict[str, set[str]] = {}
 
     def note(temp: Any, spell_name: Optional[str]) -> None:
