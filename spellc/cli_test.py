@@ -39,6 +39,13 @@ def test_command(paths: tuple[str, ...]) -> None:
 
 
 def _entry_point_registered() -> bool:
-    from importlib.metadata import entry_points
+    """Whether pytest will load the plugin through an entry point by itself.
 
-    return any(ep.value == PLUGIN for ep in entry_points(group="pytest11"))
+    Asked the way pytest asks (every distribution on the path, not ``entry_points()``, which keeps
+    only the first distribution of a name): a stale ``spellc.egg-info`` of a source checkout on
+    ``PYTHONPATH`` can hide an installed spellc's entry point from ``entry_points()`` while pytest
+    still loads it, and naming the plugin with ``-p`` as well would register it twice.
+    """
+    from importlib.metadata import distributions
+
+    return any(ep.group == "pytest11" and ep.value == PLUGIN for dist in distributions() for ep in dist.entry_points)
