@@ -166,11 +166,16 @@ class EmitterBase:
         self.int_ranges: dict[str, tuple[int, int]] = {}
         self.var_types: dict[str, str] = {}
         self.transients: frozenset[str] = frozenset()
+        self.list_longs: dict[str, bool] = {}  # loop lists of longs → all >= 0 (analyze.elements)
 
     # ------------------------------------------------------------------ names and constants
     def private_value(self, var: str) -> ast.expr:
         """The Spell value a private local holds (a loop vector kept as a list is frozen: ``typed``)."""
-        return P.callname(H.VEC, P.name(var)) if var in self.transients else P.name(var)
+        if var not in self.transients:
+            return P.name(var)
+        if var in self.list_longs:
+            return P.callname(H.VEC_LONGS, P.name(var), P.const(self.list_longs[var]))
+        return P.callname(H.VEC, P.name(var))
 
     def tmp(self, prefix: str = "_t") -> str:
         """A fresh local name; numbered per Python function (``_fn`` names are module-wide)."""

@@ -10,7 +10,8 @@ legality arguments. Here they change code in three places:
   (``.tolist()``), ``(recur ... (conj v x) ...)`` appends after every recur argument has been
   evaluated (``recur_jump_lists``), and wherever the variable's value is *read* — the loop's
   result, the private bindings a failure adds to its error env — the list is frozen into a
-  vector (``_vec``);
+  vector (``_vec``; ``_vec_longs`` when ``analyze.elements`` proved it holds only longs, which
+  records that for ``reduce``);
 * a recur request arriving as a value (outlined code only) copies the vector it brings back
   into a list (``_to_list``).
 """
@@ -23,6 +24,7 @@ from typing import Any
 from spell_runtime.abi import H
 
 from ..analyze import ir
+from ..analyze.elements import list_elements
 from ..analyze.linear import transient_vectors
 from ..analyze.types import LONG, NOT_MAPS, loop_types
 from . import pyast as P
@@ -35,7 +37,9 @@ class TypedEmitter(EmitterBase):
     def enter_typed_loop(self, node: ir.Loop, vars_: list[str]) -> tuple[Any, ...]:
         """Record the loop's proven types (its variables' locals are ``vars_``); returns what
         ``leave_typed_loop`` restores. Call after the loop's variables joined ``self.private``."""
-        saved = (self.int_vars, self.var_types, self.transients, self.range_ints)
+        # the last two slots: int_ranges (restored unchanged: branches restore their own) and the
+        # loop lists' element facts, which a nested function's same-named loop may have replaced
+        saved = (self.int_vars, self.var_types, self.transients, self.range_ints, self.int_ranges, self.list_longs)
         types = loop_types(node)
         own = {p: v for p, v in zip(node.patterns, vars_)}
         longs = {v for p, v in own.items() if types.get(p) == LONG}
@@ -45,13 +49,20 @@ class TypedEmitter(EmitterBase):
         lists = transient_vectors(node, types)
         if lists:
             self.transients = self.transients | {own[p] for p in lists}
+            elements = list_elements(node, types, lists)
+            # own locals first lose facts a same-named local of another function may have left
+            self.list_longs = {**{v: f for v, f in self.list_longs.items() if v not in own.values()},
+                               **{own[p]: f for p, f in elements.items()}}
         return saved
 
     def leave_typed_loop(self, saved: tuple[Any, ...]) -> None:
-        """Restore what ``enter_typed_loop`` saved (or a function body's five-slot save, which adds ``int_ranges``)."""
+        """Restore what ``enter_typed_loop`` saved (or a function body's five-slot save, which adds
+        ``int_ranges`` but not ``list_longs``: that changes only between balanced enter/leave pairs)."""
         self.int_vars, self.var_types, self.transients, self.range_ints = saved[:4]
         if len(saved) > 4:
             self.int_ranges = saved[4]
+        if len(saved) > 5:
+            self.list_longs = saved[5]
 
     def loop_init(self, var: str, value: ast.expr) -> ast.expr:
         """A loop variable's initial value (a list copy for a loop vector)."""

@@ -35,12 +35,15 @@ only once a fast path exists for ``f``: a miss costs one dict lookup).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable
-from typing import Any, Final
+from operator import neg
+from typing import Any, Final, Optional
 
 from ..data.atoms import LONG_MAX, LONG_MIN, Symbol
 from ..data.vector import PVector
 from ..optimise import ENABLED
+from .longvecs import long_facts
 from .registry import BUILTINS
 
 
@@ -64,27 +67,57 @@ def all_longs(items: list[Any]) -> bool:
     return list(map(type, items)).count(int) == len(items)
 
 
-def _sum_longs(acc: Any, items: list[Any]) -> Any:
+def _sum_longs(acc: Any, items: list[Any], known: Optional[bool] = None) -> Any:
     """``acc + items...`` when every partial sum provably stays a long, else NO_FAST.
 
-    Every partial sum lies within ``|acc| + Σ|x|`` of zero, so when that bound is a long
-    no step can overflow; when it is not, the generic loop decides (it may still succeed)."""
-    if type(acc) is not int or not all_longs(items):
+    ``known`` is what ``longvecs.long_facts`` knows of the vector (None: nothing; False: all
+    longs; True: all longs ``>= 0``); without it the element types are tested here.
+
+    The overflow argument: when every element has one sign the partial sums run monotonically
+    from ``acc`` to the total, so both ends being longs (``acc`` is one) puts every partial sum
+    in range. One sign is tested in one C pass: ``array('Q', xs)`` accepts only integers in
+    ``[0, 2**64)``, so on longs it succeeds exactly when none is negative. With mixed signs every
+    partial sum lies within ``|acc| + Σ|x|`` of zero, so when that bound is a long no step can
+    overflow; when it is not, the generic loop decides (it may still succeed)."""
+    if type(acc) is not int or known is None and not all_longs(items):
         return NO_FAST
+    total = acc + sum(items)
+    if not LONG_MIN <= total <= LONG_MAX:
+        return NO_FAST  # the generic loop raises the overflow at the exact step
+    if known or _one_sign(items):
+        return total
     if abs(acc) + sum(map(abs, items)) > LONG_MAX:
         return NO_FAST
-    return acc + sum(items)
+    return total
 
 
-def _extreme_longs(pick: Callable[[list[Any]], Any]) -> Callable[[Any, list[Any]], Any]:
-    def fold(acc: Any, items: list[Any]) -> Any:
-        if type(acc) is not int or not all_longs(items):
+def _one_sign(items: list[Any]) -> bool:
+    """True when the longs ``items`` are all ``>= 0`` or all ``<= 0`` (one C pass each)."""
+    try:
+        array("Q", items)
+        return True
+    except OverflowError:
+        pass
+    try:
+        array("Q", map(neg, items))  # -LONG_MIN is 2**63: still in range of 'Q'
+        return True
+    except OverflowError:
+        return False
+
+
+Fold = Callable[[Any, list[Any], Optional[bool]], Any]
+"""A whole-list reducer: (acc, items, what ``long_facts`` knows of the vector) → value or NO_FAST."""
+
+
+def _extreme_longs(pick: Callable[[list[Any]], Any]) -> Fold:
+    def fold(acc: Any, items: list[Any], known: Optional[bool] = None) -> Any:
+        if type(acc) is not int or known is None and not all_longs(items):
             return NO_FAST
         return pick([acc, pick(items)])
     return fold
 
 
-def _conj_vector(acc: Any, items: list[Any]) -> Any:
+def _conj_vector(acc: Any, items: list[Any], known: Optional[bool] = None) -> Any:
     if type(acc) is not PVector:
         return NO_FAST
     vector: Any = acc
@@ -94,7 +127,7 @@ def _conj_vector(acc: Any, items: list[Any]) -> Any:
 _MAX = LONG_MAX
 _MIN = LONG_MIN
 
-_REDUCERS: dict[int, Callable[[Any, list[Any]], Any]] = {}
+_REDUCERS: dict[int, Fold] = {}
 _MAPPERS: dict[int, Callable[[list[Any]], Any]] = {}
 _PREDICATES: dict[int, Callable[[list[Any], bool], Any]] = {}
 
@@ -195,7 +228,7 @@ def reduce_fast(f: Any, acc: Any, items: Any) -> Any:
     if fold is None or not len(items):
         return NO_FAST
     try:
-        return fold(acc, _as_list(items))
+        return fold(acc, _as_list(items), long_facts(items))
     except Exception:  # the generic loop re-runs and raises the exact error
         return NO_FAST
 
@@ -207,8 +240,13 @@ def reduce1_fast(f: Any, items: Any) -> Any:
     if fold is None or len(items) < 2:
         return NO_FAST
     xs = _as_list(items)
+    known = long_facts(items)
     try:
-        return fold(xs[0], xs[1:])
+        if fold is _sum_longs and (known is not None or type(xs[0]) is int):
+            # (reduce + xs) is (reduce + 0 xs) when xs[0] is a long: the extra partial sums, 0 and
+            # xs[0], are longs, and the rest are the same; this spares copying xs[1:].
+            return fold(0, xs, known)
+        return fold(xs[0], xs[1:], known)
     except Exception:
         return NO_FAST
 
