@@ -32,7 +32,9 @@ The transformations, each with its legality argument written where it is done:
   literal proves the result stays in range — ``spellc.emit.bounds``;
 * types of loop variables, and the type tests they make dead — ``spellc.analyze.types``;
 * one-sided overflow tests for ``+``/``-`` with a literal long — ``spellc.emit.natives._range_test``;
-* loop vectors built in a Python list — ``spellc.analyze.linear``;
+* loop vectors built in a Python list — ``spellc.analyze.linear``; such a list proven to hold only
+  longs (perhaps only longs ``>= 0``) frozen with that fact recorded for ``reduce`` —
+  ``spellc.analyze.elements`` and ``spell_runtime.core.longvecs``;
 * ``reduce`` with a literal function as a loop in the caller, maps built in a transient —
   ``spellc.emit.fastpaths``;
 * the whole-vector fast paths of ``reduce``/``map``/``filter`` — ``spell_runtime.core.bulk``;

@@ -72,8 +72,10 @@ def list_elements(loop: ir.Loop, types: dict[Symbol, str], lists: set[Symbol]) -
 def _literal_longs(init: Any) -> Optional[bool]:
     """For an initial vector of long literals: whether all are ``>= 0``; None for anything else."""
     t = type(init)
+    items: list[Any]
     if t is ir.Const and type(init.value) is PVector:
-        items = list(init.value)
+        value: Any = init.value
+        items = list(value)
     elif t is ir.VectorLit and all(type(i) is ir.Const for i in init.items):
         items = [i.value for i in init.items]
     else:

@@ -30,7 +30,9 @@ inlined pipelines later, with the same contract):
   equals ``keep`` (``filter``: True, ``remove``: False), or ``NO_FAST``.
 
 ``items`` is a Python list or a C vector (copied with ``tolist()``, its cheapest copy,
-only once a fast path exists for ``f``: a miss costs one dict lookup).
+only once a fast path exists for ``f``: a miss costs one dict lookup). A vector the compiler
+proved to hold only longs (``longvecs.long_facts``) skips the element type scan, and when its
+elements are proven ``>= 0`` the overflow bound too (see ``_sum_longs``).
 """
 
 from __future__ import annotations
