@@ -11,10 +11,18 @@ which hashes and compares with Spell semantics.
 
 Storage: a map of at most ``SMALL`` entries is a plain dict (normkey → (key,
 value)) copied on write — cheapest for the small maps programs mostly build.
-Larger maps keep an ``immutables.Map`` (C HAMT; normkey → position) for O(log n)
-assoc/lookup plus a pvector of the (key, value) entries in insertion order, so
-each entry costs one tuple (issue 13.3: the HAMT used to hold a second
-(key, value, position) tuple per entry). Re-associating a key replaces its entry
+Larger maps keep an index normkey → position for lookup plus a pvector of the
+(key, value) entries in insertion order, so each entry costs one tuple (issue
+13.3: the index used to hold a second (key, value, position) tuple per entry).
+The index is an ``immutables.Map`` (C HAMT: O(log n) persistent ``set``) — except
+in a map built whole (``adopt``: a transient's freeze, ``from_pairs``...), where it starts as the plain dict
+the freeze built and becomes a HAMT only when the map is first written
+persistently (``_index``, which keeps the HAMT on the map, so later writes from
+the same map share it). Building the HAMT was most of the cost of freezing a
+10⁴-entry map (issue 13.3, the assoc kernel), and a map that is only read never
+needs it; dict reads are also faster. Nothing can observe the difference: the
+dict is owned by the map and never changed, both answer ``get``/``in`` alike,
+and a write yields the same map either way. Re-associating a key replaces its entry
 in the pvector and leaves the HAMT untouched; removing one leaves a tombstone
 that iteration skips and a rebuild drops once tombstones dominate. Iteration is
 therefore a plain walk of the pvector, with no lookups.
@@ -94,7 +102,7 @@ class SpellMap:
     __slots__ = ("_d", "_h", "_ord", "_n", "_next", "span", "child_spans", "__weakref__")
 
     _d: Optional[dict[Any, tuple[Any, Any]]]
-    _h: Any  # immutables.Map[normkey, position in _ord] for large maps
+    _h: Any  # large maps: immutables.Map or (frozen from a transient) dict, normkey → position in _ord
     _ord: Any  # pvector[(key, value) | _DEAD] in insertion order; _next = its length
     _n: int
     _next: int
@@ -132,7 +140,7 @@ class SpellMap:
         order = list(d.values())
         out = SpellMap.__new__(SpellMap)
         out._d = None
-        out._h = immutables.Map(dict(zip(d, range(len(order)))))
+        out._h = dict(zip(d, range(len(order))))  # a HAMT only once written to (``_index``)
         out._ord = pvector(order)
         out._n = len(order)
         out._next = len(order)
@@ -161,6 +169,13 @@ class SpellMap:
             if len(d) == len(pairs):
                 return SpellMap.adopt(d)
         return SpellMap.from_pairs(pairs)
+
+    def _index(self) -> Any:
+        """The large tier's index as a HAMT, for a persistent write (see the module docstring)."""
+        h = self._h
+        if type(h) is dict:
+            h = self._h = immutables.Map(h)
+        return h
 
     # -- reads --------------------------------------------------------------------
     def get(self, k: Any, default: Any = None) -> Any:
@@ -258,7 +273,7 @@ class SpellMap:
                 nd = d.copy()
                 nd[nk] = (old[0], v)
             return self._new(nd)
-        h = self._h
+        h = self._index()
         pos = h.get(nk)
         out = SpellMap.__new__(SpellMap)
         out._d = None
@@ -296,7 +311,7 @@ class SpellMap:
         out._d = None
         out.span = None
         out.child_spans = None
-        out._h = self._h.delete(nk)
+        out._h = self._index().delete(nk)
         out._n = n
         out._next = self._next
         out._ord = self._ord.set(pos, _DEAD)

@@ -111,3 +111,27 @@ def test_reassociating_an_equal_key_keeps_the_first_spelling_in_both_tiers(size:
     assert type(next(k for k in m.keys() if k == 1)) is int
     same_map(TransientMap(SpellMap.from_pairs(pairs)).assoc(BigInt(1), "new").freeze(), model)
     same_map(SpellMap.from_pairs(pairs + [(BigInt(1), "new")]), model)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(SMALL + 1, 3 * SMALL), ops, st.lists(st.booleans(), max_size=4 * SMALL))
+def test_a_frozen_large_map_indexed_by_a_dict_writes_like_any_other(size: int, steps: list[tuple[str, Any, int]],
+                                                                     from_base: list[bool]) -> None:
+    """A map frozen from a transient keeps its freeze's dict as its index until first written
+    (``hashmap._index``); writes from it — several from the same base, then from their results —
+    agree with the model, and neither the base nor any earlier version changes."""
+    pairs = [(i, -i) for i in range(size)]
+    base = TransientMap().assoc_all(pairs).freeze()
+    assert type(base._h) is dict  # the lazy index: no HAMT built by the freeze
+    history = [(base, list(pairs))]
+    m, model = base, list(pairs)
+    for (op, k, v), restart in zip(steps, from_base + [False] * len(steps)):
+        if restart:
+            m, model = base, list(pairs)
+        m = m.assoc(k, v) if op == "assoc" else m.dissoc(k)
+        model = model_apply(model, op, k, v)
+        history.append((m, model))
+    for value, expected in history:
+        same_map(value, expected)
+    if steps and steps[0][0] == "assoc":  # the first step writes to the base (a dissoc may find nothing)
+        assert type(base._h) is not dict  # the HAMT now lives on the base
