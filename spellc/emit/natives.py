@@ -211,6 +211,8 @@ class NativeEmitter(EmitterBase):
             return P.ifexp(test, P.call(P.attr(c, "append"), readers[1]), slow)
         if op == "get":
             test = P.bitand(P.is_(P.callname("type", c_eval), P.name(H.SPELL_MAP)), *rest_eval)
+            if type(ops[1][2]) is Keyword:
+                return P.ifexp(test, self._small_map_get(c, readers[1]), slow)
             return P.ifexp(test, P.call(P.attr(c, "get"), readers[1]), slow)
         if op == "assoc":
             test = P.bitand(P.is_(P.callname("type", c_eval), P.name(H.SPELL_MAP)), *rest_eval)
@@ -221,6 +223,19 @@ class NativeEmitter(EmitterBase):
                                P.is_(P.callname("type", i_eval), P.name("int"))),
                       P.chain(P.const(0), [ast.LtE(), ast.Lt()], [readers[1], P.callname("len", c)]))
         return P.ifexp(test, P.subscript(c, readers[1]), slow)
+
+    def _small_map_get(self, m: ast.expr, k: ast.expr) -> ast.expr:
+        """``(get m :k)`` on a ``SpellMap`` with a literal keyword key, without a method call when the
+        map is in its small tier: ``(e[1] if (e := d.get(k)) is not None else None) if (d := m._d)
+        is not None else m.get(k)``.
+
+        Exactly ``SpellMap.get`` inlined (``data.hashmap``): a keyword is one of the raw key types,
+        so it is its own dict key; a small map's dict maps it to its (key, value) entry; a large
+        map (``_d`` is None) takes the method."""
+        d, e = self.tmp("_d"), self.tmp("_e")
+        found = P.ifexp(P.is_not(P.walrus(e, P.call(P.attr(P.name(d), "get"), k)), P.const(None)),
+                        P.subscript(P.name(e), P.const(1)), P.const(None))
+        return P.ifexp(P.is_not(P.walrus(d, P.attr(m, "_d")), P.const(None)), found, P.call(P.attr(m, "get"), k))
 
     def _eq(self, x: ast.expr, y: ast.expr) -> ast.expr:
         (xe, xa, xc), (ye, ya, yc) = self._operand(x), self._operand(y)
