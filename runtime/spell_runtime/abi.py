@@ -106,6 +106,7 @@ class H:
     REDUCE_ITEMS: Final = "_reduce_items"
     ASSOC_PAIRS: Final = "_assoc_pairs"
     VEC_LONGS: Final = "_vec_longs"
+    PIPE_ITEMS: Final = "_pipe_items"
 
     @staticmethod
     def op(name: str) -> str:
@@ -174,7 +175,7 @@ def compiled_namespace() -> dict[str, Any]:
         H.APPLY_PUB: published.apply_published, H.MACRO_CALL_PUB: published.macro_call_published,
         H.MACRO_PUB: published.macro_call_published_into,
         H.TO_LIST: published.to_list, H.REDUCE_ITEMS: inline.reduce_items, H.ASSOC_PAIRS: inline.assoc_pairs,
-        H.VEC_LONGS: longvecs.vec_of_longs,
+        H.VEC_LONGS: longvecs.vec_of_longs, H.PIPE_ITEMS: seqs.seq_items,
         "_op_add": num.add, "_op_sub": num.sub, "_op_mul": num.mul, "_op_lt": num.lt, "_op_gt": num.gt,
         "_op_le": num.le, "_op_ge": num.ge, "_op_inc": num.inc, "_op_dec": num.dec, "_op_neg": num.neg,
         "_op_zero": num.is_zero, "_op_pos": num.is_pos, "_op_negp": num.is_neg,

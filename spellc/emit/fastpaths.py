@@ -46,32 +46,12 @@ from spell_runtime.abi import H
 from spell_runtime.data import Symbol
 
 from ..analyze import ir
-from ..analyze.linear import _tail_values
 from . import pyast as P
-from .base import EmitterBase, FnInfo, Result, Scope
+from .base import FnInfo, Result, Scope
+from .pipelines import PipelineEmitter
+from .pipelines import reducing_literal as _inlinable
 
 _S_REDUCE = Symbol("reduce")
-_VALUE_OPS = frozenset({"add", "sub", "mul", "inc", "dec", "neg", "assoc", "conj"})
-"""Native operations whose result is never a ``reduced`` value."""
-
-
-def _inlinable(fn: Any) -> bool:
-    """A literal ``fn`` of two plain parameters whose private body is pure and never ``reduced``."""
-    if type(fn) is not ir.Fn or fn.body is None or not fn.body.private or len(fn.body.params) != 2:
-        return False
-    stack: list[Any] = [fn.body.body]
-    while stack:
-        n = stack.pop()
-        t = type(n)
-        if t in (ir.Def, ir.Quine, ir.Try, ir.Recur, ir.Throw, ir.Fail, ir.Fn, ir.Reopen, ir.SubUnits, ir.Call):
-            return False
-        if t is ir.BuiltinCall and n.env:
-            return False
-        stack.extend(ir.children(n))
-    tails = _tail_values(fn.body.body)
-    return bool(tails) and all(type(n) is ir.NativeOp and n.op in _VALUE_OPS for n in tails)
-
-
 def _assoc_body(fn: ir.Fn) -> Optional[ir.NativeOp]:
     """The body's ``(assoc acc k v)`` when that is all it is and ``acc`` is used nowhere else."""
     assert fn.body is not None
@@ -92,10 +72,14 @@ def _assoc_body(fn: ir.Fn) -> Optional[ir.NativeOp]:
     return op
 
 
-class FastPathEmitter(EmitterBase):
-    """``reduce`` with a literal function, inline (see the module docstring)."""
+class FastPathEmitter(PipelineEmitter):
+    """``reduce`` with a literal function, inline (see the module docstring); a ``reduce`` over a
+    ``map``/``filter`` pipeline is fused first when it can be (``pipelines``)."""
 
     def inline_reduce(self, node: ir.BuiltinCall, scope: Scope, info: FnInfo) -> Optional[Result]:
+        fused = self.fused_pipeline(node, scope, info)
+        if fused is not None:
+            return fused
         if node.sym is not _S_REDUCE or len(node.args) != 3 or not _inlinable(node.args[0]):
             return None
         em = cast(Any, self)  # the composed Emitter (scopes, values): seq_stmts, e_Fn

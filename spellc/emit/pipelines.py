@@ -1,0 +1,224 @@
+"""``(reduce f init (map g (filter p coll)))`` fused into one loop in the caller (issue 13 item 4).
+
+``map``, ``filter`` and ``remove`` are eager in Spell: each stage builds a whole vector, and
+each element goes through the generic call path of its function. When the intermediate
+vectors are never bound (they are arguments of the next stage, so nothing but that stage can
+see them) and every function is *pure* — a literal ``fn`` whose body is private and calls
+nothing (``analyze.privacy``, as for ``emit.fastpaths``), or a core builtin from the pure,
+env-free set — the whole pipeline can run as one Python ``for`` over the innermost
+collection, each function inline::
+
+    f_val, init, g_val, p_val, coll = ...                 # evaluated once, in source order
+    try:
+        acc = init
+        for x in _pipe_items(coll):                        # what the innermost stage iterates
+            if not truthy(<p inline on x>): continue       # filter (remove: the opposite)
+            y = <g inline on x>                            # map
+            acc = <f inline on acc, y>                     # reduce
+        r = acc
+    except Exception:
+        r = reduce(D, f_val, init, map(D, g_val, filter(D, p_val, coll)))   # the eager path
+
+Which pipelines: a ``reduce`` (two or three arguments) whose collection is a chain of ``map``,
+``filter`` or ``remove`` calls of two arguments, at least one function of the whole pipeline
+being a literal ``fn`` (with only pure builtins the runtime's whole-vector paths,
+``spell_runtime.core.bulk``, are already as fast); the reducing function is ``+``, ``*`` or a
+literal ``fn`` that ``fastpaths`` could inline.
+
+Legality (why no Spell program can tell):
+
+* *Same values, same order.* Each element meets the same functions in the same order as in the
+  eager pipeline (stage by stage, element by element: the functions are pure, so running them
+  interleaved rather than stage after stage cannot be seen); ``_pipe_items`` is the innermost
+  stage's own iteration (``seq_items``), and each later stage iterates the vector the previous
+  one built, which holds exactly the values passed on here. The function values and the
+  collection are evaluated once, before the loop, in the order the calls evaluate them.
+* *Same failures.* Any exception abandons the loop and runs the eager pipeline from the start
+  on the already-evaluated values, which raises the exact error, message, env and position
+  (each stage's call keeps its own call form). Running pure functions a second time is
+  unobservable: the bodies call nothing, and ``def``, ``try``, ``recur``, ``throw`` and
+  env-taking builtins are refused.
+* *No early stop.* ``reduce`` stops at a ``reduced`` value; the reducing function's value is an
+  arithmetic result (or, for a literal, a value operation as ``fastpaths`` requires), which
+  never is one. ``map`` and ``filter`` do not stop.
+* *Nothing bound is skipped.* The intermediate vectors exist only as arguments; the fused loop
+  builds none, and a program has no way to ask for them.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Optional, cast
+
+from spell_runtime.abi import H
+from spell_runtime.core.registry import info_of
+from spell_runtime.data import Symbol
+from spell_runtime.purity import PURE_FUNCTIONS
+
+from ..analyze import ir
+from ..analyze.linear import _tail_values
+from ..analyze.native_ops import BY_CALL
+from . import pyast as P
+from .base import EmitterBase, FnInfo, Pos, Result, Scope
+
+_S_REDUCE = Symbol("reduce")
+_STAGES = {Symbol("map"): "map", Symbol("filter"): "filter", Symbol("remove"): "remove"}
+_FOLDS = frozenset({Symbol("+"), Symbol("*")})
+"""Builtins that may reduce: their native operation never yields a ``reduced`` value."""
+_VALUE_OPS = frozenset({"add", "sub", "mul", "inc", "dec", "neg", "assoc", "conj"})
+"""Native operations whose result is never a ``reduced`` value."""
+_REFUSED = (ir.Def, ir.Quine, ir.Try, ir.Recur, ir.Throw, ir.Fail, ir.Fn, ir.Reopen, ir.SubUnits, ir.Call)
+
+
+def _pure_literal(fn: Any, arity: int) -> bool:
+    """A literal ``fn`` of ``arity`` plain parameters whose private body calls nothing."""
+    if type(fn) is not ir.Fn or fn.body is None or not fn.body.private or len(fn.body.params) != arity:
+        return False
+    stack: list[Any] = [fn.body.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, _REFUSED) or type(n) is ir.BuiltinCall and n.env:
+            return False
+        stack.extend(ir.children(n))
+    return True
+
+
+def reducing_literal(fn: Any) -> bool:
+    """A literal ``fn`` of two plain parameters whose private body is pure and never ``reduced``
+    (its value is an arithmetic, ``assoc`` or ``conj`` result): ``reduce`` may run it inline."""
+    if not _pure_literal(fn, 2):
+        return False
+    tails = _tail_values(fn.body.body)
+    return bool(tails) and all(type(n) is ir.NativeOp and n.op in _VALUE_OPS for n in tails)
+
+
+def _pure_builtin(f: Any, arity: int) -> bool:
+    """A static reference to a core builtin that is pure and takes no env."""
+    if type(f) is not ir.BuiltinRef:
+        return False
+    if (f.sym.name, arity) in BY_CALL:
+        return True
+    info = info_of(f.value)
+    return f.sym in PURE_FUNCTIONS and info is not None and not info.env
+
+
+def pipeline_of(node: ir.BuiltinCall) -> Optional[tuple[list[ir.BuiltinCall], ir.Node]]:
+    """For a fusable ``reduce`` (see the module docstring): its stages, innermost first, and the
+    innermost collection; None otherwise."""
+    if node.sym is not _S_REDUCE or len(node.args) not in (2, 3):
+        return None
+    f = node.args[0]
+    literal_fold = reducing_literal(f)
+    if not (literal_fold or type(f) is ir.BuiltinRef and f.sym in _FOLDS):
+        return None
+    stages: list[ir.BuiltinCall] = []
+    coll = node.args[-1]
+    while type(coll) is ir.BuiltinCall and coll.sym in _STAGES and len(coll.args) == 2:
+        g = coll.args[0]
+        if not (_pure_literal(g, 1) or _pure_builtin(g, 1)):
+            return None
+        stages.append(coll)
+        coll = coll.args[1]
+    if not stages or not (literal_fold or any(type(s.args[0]) is ir.Fn for s in stages)):
+        return None
+    stages.reverse()
+    return stages, coll
+
+
+class PipelineEmitter(EmitterBase):
+    """Fused ``reduce`` pipelines (see the module docstring)."""
+
+    def fused_pipeline(self, node: ir.BuiltinCall, scope: Scope, info: FnInfo) -> Optional[Result]:
+        found = pipeline_of(node)
+        if found is None:
+            return None
+        stages, coll = found
+        f = node.args[0]
+        has_init = len(node.args) == 3
+        # Evaluated once, in the order the nested calls evaluate them: f, init, then each stage's
+        # function from the outermost in, then the innermost collection.
+        order: list[ir.Node] = [f, *node.args[1:-1], *(s.args[0] for s in reversed(stages)), coll]
+        stmts, values = self.exprs_in_order(order, scope, info)
+        temps = [self.tmp("_pv") for _ in values]
+        stmts = stmts + [P.assign(t, v) for t, v in zip(temps, values)]
+        f_val = temps[0]
+        init_val = temps[1] if has_init else None
+        stage_vals = list(reversed(temps[1 + has_init:-1]))  # innermost first, as ``stages``
+        coll_val = temps[-1]
+
+        acc, r, x = self.tmp("_acc"), self.tmp("_r"), self.tmp("_x")
+        saved = self.private, self.int_vars, self.var_types, self.transients
+        saved_exit, self.exit = self.exit, None  # inline bodies' values are wanted as values
+        self.int_vars, self.var_types = set(self.int_vars), dict(self.var_types)
+        inner = Scope(self.tmp("_u"))
+        try:
+            with self.nested(3, len(stages)):  # try, for, a body sequence's handler; an if per filter
+                body: list[ast.stmt] = []
+                cur = x
+                for stage in stages:
+                    step, value = self._apply(stage.args[0], [cur], inner, info)
+                    body += step
+                    kind = _STAGES[stage.sym]
+                    if kind == "map":
+                        cur = self.tmp("_x")
+                        body.append(P.assign(cur, value))
+                    else:
+                        t = self.tmp()
+                        truthy = P.and_(P.is_not(P.walrus(t, value), P.const(None)), P.is_not(P.name(t), P.const(False)))
+                        body.append(P.if_(P.not_(truthy) if kind == "filter" else truthy, [P.cont()]))
+                step, value = self._apply(f, [acc, cur], inner, info)
+                if has_init:
+                    body += step + [P.assign(acc, value)]
+                else:  # (reduce f coll): the first element is the initial value
+                    body.append(P.if_(P.is_(P.name(acc), P.name(H.NOTHING)), [P.assign(acc, P.name(cur))],
+                                      step + [P.assign(acc, value)]))
+        finally:
+            self.private, self.int_vars, self.var_types, self.transients = saved
+            self.exit = saved_exit
+        if inner.used:
+            return None
+        # one position per call form (call_pos numbers a second request for the same form apart)
+        places = [self.call_pos(s.form, s.pos) for s in stages] + [self.call_pos(node.form, node.pos)]
+        pre = [P.assign(acc, P.name(init_val) if init_val is not None else P.name(H.NOTHING))]
+        loop = P.for_(x, P.callname(H.PIPE_ITEMS, P.name(coll_val)), body)
+        result: ast.expr = P.name(acc)
+        if not has_init:  # nothing came through: the eager reduce raises its arity error
+            result = P.ifexp(P.is_not(P.name(acc), P.name(H.NOTHING)), P.name(acc),
+                             self._eager(node, stages, places, f_val, init_val, stage_vals, coll_val))
+        eager = self._eager(node, stages, places, f_val, init_val, stage_vals, coll_val)
+        handler = ast.ExceptHandler(type=P.name("Exception"), name=None, body=[P.assign(r, eager)])
+        guarded = P.node(ast.Try(body=[*pre, loop, P.assign(r, result)], handlers=[P.node(handler)], orelse=[],
+                                 finalbody=[]))
+        info.static_refs = True
+        return Result(stmts + [guarded], P.name(r))
+
+    def _apply(self, fn: ir.Node, args: list[str], inner: Scope, info: FnInfo) -> tuple[list[ast.stmt], ast.expr]:
+        """``(fn args...)`` inline: a literal's body with its parameters bound to ``args``, or a pure
+        builtin's native operation (or direct call)."""
+        if type(fn) is ir.BuiltinRef:
+            spec = BY_CALL.get((fn.sym.name, len(args)))
+            if spec is not None:
+                return [], cast(Any, self).native(spec.name, [P.name(a) for a in args])
+            return [], P.call(self.const(fn.value), *(P.name(a) for a in args))
+        assert type(fn) is ir.Fn and fn.body is not None
+        outer, self.private = self.private, {**self.private, **dict(zip(fn.body.params, args))}
+        v = self.tmp()
+        try:
+            stmts = cast(Any, self).seq_stmts(fn.body.body, inner, info, result_var=v)
+        finally:
+            self.private = outer  # a later stage's body must not see this one's parameters
+        return stmts, P.name(v)
+
+    def _eager(self, node: ir.BuiltinCall, stages: list[ir.BuiltinCall], places: list[Pos], f_val: str,
+               init_val: Optional[str], stage_vals: list[str], coll_val: str) -> ast.expr:
+        """The unfused pipeline on the evaluated values, each call at its own call form's place."""
+        e: ast.expr = P.name(coll_val)
+        for stage, g, place in zip(stages, stage_vals, places):
+            with P.at(place):
+                e = P.call(self.const(stage.value.fn), P.name("D"), P.name(g), e)
+        with P.at(places[-1]):
+            args = [P.name(f_val), *([P.name(init_val)] if init_val is not None else []), e]
+            return P.call(self.const(node.value.fn), P.name("D"), *args)
+
+
+__all__ = ["PipelineEmitter", "pipeline_of", "reducing_literal"]
