@@ -1,4 +1,4 @@
-"""``(reduce f init (map g (filter p coll)))`` fused into one loop in the caller (issue 13 item 4).
+"""``(reduce f init (map g (filter p coll)))`` and friends fused into one loop in the caller (issue 13 item 4).
 
 ``map``, ``filter`` and ``remove`` are eager in Spell: each stage builds a whole vector, and
 each element goes through the generic call path of its function. When the intermediate
@@ -19,11 +19,13 @@ collection, each function inline::
     except Exception:
         r = reduce(D, f_val, init, map(D, g_val, filter(D, p_val, coll)))   # the eager path
 
-Which pipelines: a ``reduce`` (two or three arguments) whose collection is a chain of ``map``,
-``filter`` or ``remove`` calls of two arguments, at least one function of the whole pipeline
-being a literal ``fn`` (with only pure builtins the runtime's whole-vector paths,
-``spell_runtime.core.bulk``, are already as fast); the reducing function is ``+``, ``*`` or a
-literal ``fn`` that ``fastpaths`` could inline.
+Which pipelines: a chain of ``map``, ``filter`` or ``remove`` calls of two arguments, consumed
+by a ``reduce`` (two or three arguments; the reducing function ``+``, ``*`` or a literal ``fn``
+as ``fastpaths`` inlines it), by ``(into to chain)`` (the loop collects the values, and ``into``
+gets them as the vector the outermost stage would have built), or by nothing (the chain's own
+vector is the value: the loop collects it). At least one function of the whole pipeline must be
+a literal ``fn``: with only pure builtins the runtime's whole-vector paths
+(``spell_runtime.core.bulk``) are already as fast.
 
 Legality (why no Spell program can tell):
 
@@ -42,7 +44,8 @@ Legality (why no Spell program can tell):
   arithmetic result (or, for a literal, a value operation as ``fastpaths`` requires), which
   never is one. ``map`` and ``filter`` do not stop.
 * *Nothing bound is skipped.* The intermediate vectors exist only as arguments; the fused loop
-  builds none, and a program has no way to ask for them.
+  builds none, and a program has no way to ask for them. The last one, where it is the value or
+  ``into``'s argument, is built from the same elements in the same order (``_vec``).
 """
 
 from __future__ import annotations
@@ -62,6 +65,7 @@ from . import pyast as P
 from .base import EmitterBase, FnInfo, Pos, Result, Scope
 
 _S_REDUCE = Symbol("reduce")
+_S_INTO = Symbol("into")
 _STAGES = {Symbol("map"): "map", Symbol("filter"): "filter", Symbol("remove"): "remove"}
 _FOLDS = frozenset({Symbol("+"), Symbol("*")})
 """Builtins that may reduce: their native operation never yields a ``reduced`` value."""
@@ -102,49 +106,68 @@ def _pure_builtin(f: Any, arity: int) -> bool:
     return f.sym in PURE_FUNCTIONS and info is not None and not info.env
 
 
-def pipeline_of(node: ir.BuiltinCall) -> Optional[tuple[list[ir.BuiltinCall], ir.Node]]:
-    """For a fusable ``reduce`` (see the module docstring): its stages, innermost first, and the
-    innermost collection; None otherwise."""
-    if node.sym is not _S_REDUCE or len(node.args) not in (2, 3):
-        return None
-    f = node.args[0]
-    literal_fold = reducing_literal(f)
-    if not (literal_fold or type(f) is ir.BuiltinRef and f.sym in _FOLDS):
-        return None
+Pipeline = tuple[str, list[ir.BuiltinCall], ir.Node]
+"""(what consumes the stages: "reduce", "into" or "vector"; the stages, innermost first; the
+innermost collection)."""
+
+
+def _stages(coll: ir.Node) -> Optional[tuple[list[ir.BuiltinCall], ir.Node]]:
+    """The ``map``/``filter``/``remove`` chain ``coll`` heads, innermost first, and its source;
+    None when a stage's function is neither a pure literal nor a pure builtin."""
     stages: list[ir.BuiltinCall] = []
-    coll = node.args[-1]
     while type(coll) is ir.BuiltinCall and coll.sym in _STAGES and len(coll.args) == 2:
         g = coll.args[0]
         if not (_pure_literal(g, 1) or _pure_builtin(g, 1)):
             return None
         stages.append(coll)
         coll = coll.args[1]
-    if not stages or not (literal_fold or any(type(s.args[0]) is ir.Fn for s in stages)):
-        return None
     stages.reverse()
     return stages, coll
 
 
+def pipeline_of(node: ir.BuiltinCall) -> Optional[Pipeline]:
+    """How ``node`` fuses (see the module docstring), or None: a ``reduce`` or ``into`` of a stage
+    chain, or the outermost stage of a chain whose vector is the value."""
+    literal_fold = False
+    if node.sym is _S_REDUCE and len(node.args) in (2, 3):
+        f = node.args[0]
+        literal_fold = reducing_literal(f)
+        if not (literal_fold or type(f) is ir.BuiltinRef and f.sym in _FOLDS):
+            return None
+        kind, found = "reduce", _stages(node.args[-1])
+    elif node.sym is _S_INTO and len(node.args) == 2:
+        kind, found = "into", _stages(node.args[1])
+    elif node.sym in _STAGES:
+        kind, found = "vector", _stages(node)
+    else:
+        return None
+    if found is None or not found[0]:
+        return None
+    stages, coll = found
+    if not (literal_fold or any(type(s.args[0]) is ir.Fn for s in stages)):
+        return None  # only pure builtins: core.bulk's whole-vector paths are as fast
+    return kind, stages, coll
+
+
 class PipelineEmitter(EmitterBase):
-    """Fused ``reduce`` pipelines (see the module docstring)."""
+    """Fused pipelines (see the module docstring)."""
 
     def fused_pipeline(self, node: ir.BuiltinCall, scope: Scope, info: FnInfo) -> Optional[Result]:
         found = pipeline_of(node)
         if found is None:
             return None
-        stages, coll = found
-        f = node.args[0]
-        has_init = len(node.args) == 3
-        # Evaluated once, in the order the nested calls evaluate them: f, init, then each stage's
-        # function from the outermost in, then the innermost collection.
-        order: list[ir.Node] = [f, *node.args[1:-1], *(s.args[0] for s in reversed(stages)), coll]
+        kind, stages, coll = found
+        head: list[ir.Node] = list(node.args[:-1]) if kind != "vector" else []  # reduce: f, init; into: to
+        # Evaluated once, in the order the nested calls evaluate them: the consumer's own leading
+        # arguments, then each stage's function from the outermost in, then the innermost collection.
+        order: list[ir.Node] = [*head, *(s.args[0] for s in reversed(stages)), coll]
         stmts, values = self.exprs_in_order(order, scope, info)
         temps = [self.tmp("_pv") for _ in values]
         stmts = stmts + [P.assign(t, v) for t, v in zip(temps, values)]
-        f_val = temps[0]
-        init_val = temps[1] if has_init else None
-        stage_vals = list(reversed(temps[1 + has_init:-1]))  # innermost first, as ``stages``
+        head_vals = temps[:len(head)]
+        stage_vals = list(reversed(temps[len(head):-1]))  # innermost first, as ``stages``
         coll_val = temps[-1]
+        has_init = kind != "reduce" or len(node.args) == 3
 
         acc, r, x = self.tmp("_acc"), self.tmp("_r"), self.tmp("_x")
         saved = self.private, self.int_vars, self.var_types, self.transients
@@ -158,35 +181,48 @@ class PipelineEmitter(EmitterBase):
                 for stage in stages:
                     step, value = self._apply(stage.args[0], [cur], inner, info)
                     body += step
-                    kind = _STAGES[stage.sym]
-                    if kind == "map":
+                    if _STAGES[stage.sym] == "map":
                         cur = self.tmp("_x")
                         body.append(P.assign(cur, value))
                     else:
                         t = self.tmp()
                         truthy = P.and_(P.is_not(P.walrus(t, value), P.const(None)), P.is_not(P.name(t), P.const(False)))
-                        body.append(P.if_(P.not_(truthy) if kind == "filter" else truthy, [P.cont()]))
-                step, value = self._apply(f, [acc, cur], inner, info)
-                if has_init:
-                    body += step + [P.assign(acc, value)]
-                else:  # (reduce f coll): the first element is the initial value
-                    body.append(P.if_(P.is_(P.name(acc), P.name(H.NOTHING)), [P.assign(acc, P.name(cur))],
-                                      step + [P.assign(acc, value)]))
+                        body.append(P.if_(P.not_(truthy) if _STAGES[stage.sym] == "filter" else truthy, [P.cont()]))
+                if kind != "reduce":  # collect what comes through
+                    body.append(P.expr_stmt(P.call(P.attr(P.name(acc), "append"), P.name(cur))))
+                else:
+                    step, value = self._apply(node.args[0], [acc, cur], inner, info)
+                    if has_init:
+                        body += step + [P.assign(acc, value)]
+                    else:  # (reduce f coll): the first element is the initial value
+                        body.append(P.if_(P.is_(P.name(acc), P.name(H.NOTHING)), [P.assign(acc, P.name(cur))],
+                                          step + [P.assign(acc, value)]))
         finally:
             self.private, self.int_vars, self.var_types, self.transients = saved
             self.exit = saved_exit
         if inner.used:
             return None
         # one position per call form (call_pos numbers a second request for the same form apart)
-        places = [self.call_pos(s.form, s.pos) for s in stages] + [self.call_pos(node.form, node.pos)]
-        pre = [P.assign(acc, P.name(init_val) if init_val is not None else P.name(H.NOTHING))]
+        places = [self.call_pos(s.form, s.pos) for s in stages]
+        if kind != "vector":
+            places.append(self.call_pos(node.form, node.pos))
+
+        def eager() -> ast.expr:
+            return self._eager(node, kind, stages, places, head_vals, stage_vals, coll_val)
+
+        if kind == "reduce":
+            pre = [P.assign(acc, P.name(head_vals[1]) if has_init else P.name(H.NOTHING))]
+            result: ast.expr = P.name(acc)
+            if not has_init:  # nothing came through: the eager reduce raises its arity error
+                result = P.ifexp(P.is_not(P.name(acc), P.name(H.NOTHING)), P.name(acc), eager())
+        else:
+            pre = [P.assign(acc, P.list_([]))]
+            result = P.callname(H.VEC, P.name(acc))  # the vector the outermost stage would build
+            if kind == "into":  # into the same elements, as a vector like the eager stage's
+                with P.at(places[-1]):
+                    result = P.call(self.const(node.value), P.name(head_vals[0]), result)
         loop = P.for_(x, P.callname(H.PIPE_ITEMS, P.name(coll_val)), body)
-        result: ast.expr = P.name(acc)
-        if not has_init:  # nothing came through: the eager reduce raises its arity error
-            result = P.ifexp(P.is_not(P.name(acc), P.name(H.NOTHING)), P.name(acc),
-                             self._eager(node, stages, places, f_val, init_val, stage_vals, coll_val))
-        eager = self._eager(node, stages, places, f_val, init_val, stage_vals, coll_val)
-        handler = ast.ExceptHandler(type=P.name("Exception"), name=None, body=[P.assign(r, eager)])
+        handler = ast.ExceptHandler(type=P.name("Exception"), name=None, body=[P.assign(r, eager())])
         guarded = P.node(ast.Try(body=[*pre, loop, P.assign(r, result)], handlers=[P.node(handler)], orelse=[],
                                  finalbody=[]))
         info.static_refs = True
@@ -209,16 +245,19 @@ class PipelineEmitter(EmitterBase):
             self.private = outer  # a later stage's body must not see this one's parameters
         return stmts, P.name(v)
 
-    def _eager(self, node: ir.BuiltinCall, stages: list[ir.BuiltinCall], places: list[Pos], f_val: str,
-               init_val: Optional[str], stage_vals: list[str], coll_val: str) -> ast.expr:
+    def _eager(self, node: ir.BuiltinCall, kind: str, stages: list[ir.BuiltinCall], places: list[Pos],
+               head_vals: list[str], stage_vals: list[str], coll_val: str) -> ast.expr:
         """The unfused pipeline on the evaluated values, each call at its own call form's place."""
         e: ast.expr = P.name(coll_val)
         for stage, g, place in zip(stages, stage_vals, places):
             with P.at(place):
                 e = P.call(self.const(stage.value.fn), P.name("D"), P.name(g), e)
+        if kind == "vector":
+            return e
         with P.at(places[-1]):
-            args = [P.name(f_val), *([P.name(init_val)] if init_val is not None else []), e]
-            return P.call(self.const(node.value.fn), P.name("D"), *args)
+            if kind == "into":
+                return P.call(self.const(node.value), P.name(head_vals[0]), e)
+            return P.call(self.const(node.value.fn), P.name("D"), *(P.name(v) for v in head_vals), e)
 
 
 __all__ = ["PipelineEmitter", "pipeline_of", "reducing_literal"]

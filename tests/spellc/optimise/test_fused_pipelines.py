@@ -1,4 +1,4 @@
-"""``reduce`` over ``map``/``filter``/``remove`` pipelines fused into one loop (issue 13 item 4:
+"""``map``/``filter``/``remove`` pipelines (under ``reduce``, ``into`` or as a value) fused into one loop (issue 13 item 4:
 ``emit.pipelines``), with the switch on and off.
 
 Each case must agree with the eager path in value, error message, env, ``:expr``, trace and
@@ -50,8 +50,12 @@ def fused(text: str) -> bool:
     ("(reduce + (filter even? (map inc (range 10))))", False),  # builtins only: core.bulk's paths
     ("(reduce + (map (fn [x] (println x) x) [1 2]))", False),  # the body calls something
     ("(reduce + (map (fn [x] (f x)) [1 2]))", False),
-    ("(reduce str (map (fn [x] (inc x)) [1 2]))", False),  # str is not a fold we inline
-    ("(let [m (map (fn [x] (inc x)) [1 2])] (reduce + m))", False),  # bound: not a pipeline
+    ("(reduce str (map (fn [x] (inc x)) [1 2]))", True),  # str is no fold we inline: the map alone fuses
+    ("(let [m [1 2]] (reduce + m))", False),  # no stage
+    ("(map (fn [x] (inc x)) [1 2])", True),  # a chain whose vector is the value
+    ("(filter even? (map (fn [x] (inc x)) [1 2]))", True),
+    ("(into [] (map (fn [x] (inc x)) [1 2]))", True),
+    ("(into [] (map inc [1 2]))", False),
 ])
 def test_which_pipelines_are_fused(text: str, is_fused: bool) -> None:
     assert fused(text) == is_fused
@@ -89,6 +93,20 @@ def test_which_pipelines_are_fused(text: str, is_fused: bool) -> None:
     "(loop [i 0 acc 0] (if (< i 3) (recur (inc i) (+ acc (reduce + (map (fn [x] (+ x i)) [1 2])))) acc))",
     "(defn f [n] (reduce + (map (fn [x] (* x n)) (filter (fn [x] (< x n)) (range 10))))) (f 4)",
     "(reduce + (map (fn [x] (* x 2)) (map (fn [y] (inc y)) (filter (fn [x] (even? x)) (range 6)))))",
+    # chains whose vector is the value, and into
+    "(map (fn [x] (* x x)) (filter even? (range 10)))",
+    "(filter (fn [x] (odd? x)) (map inc [1 2 3]))",
+    "(remove (fn [x] (odd? x)) [])",
+    "(map (fn [x] (inc x)) [1 nil])",
+    "(map (fn [x] (inc x)) %d)" % LONG_MAX,
+    "(into [:a] (map (fn [x] (* x x)) (filter even? (range 10))))",
+    "(into {} (map (fn [x] [x (inc x)]) [1 2]))",
+    "(into {} (map (fn [x] x) [1 2]))",  # into fails: the eager path reports it
+    "(into #{} (map (fn [x] (inc x)) [1 1 2]))",
+    "(into nil (map (fn [x] (inc x)) [1 2]))",
+    "(into (list 0) (map (fn [x] (inc x)) [1 2]))",
+    "(into [] (map (fn [x] (inc x)) [1 %d]))" % LONG_MAX,
+    "(count (map (fn [x] (inc x)) (range 100)))",
     # a filter's truthiness: nil and false drop, everything else keeps
     "(reduce + (map (fn [x] (if x 1 0)) (filter (fn [x] x) [nil false 0 \"\" [] 2])))",
     "(reduce + (map (fn [x] 1) (remove (fn [x] x) [nil false 0 \"\" [] 2])))",
@@ -125,3 +143,5 @@ def test_generated_pipelines_agree(elems: list[str], chain: list[tuple[str, int]
         coll = "(%s %s %s)" % (kind, fn, coll)
     text = "(let [big %d] (reduce %s %s%s))" % (big, fold, "" if init is None else init + " ", coll)
     agree(text)
+    agree("(let [big %d] %s)" % (big, coll))  # the chain's own vector
+    agree("(let [big %d] (into %s %s))" % (big, "[]" if init is None else "[%s]" % init, coll))
