@@ -62,7 +62,7 @@ from ..analyze import ir
 from ..analyze.linear import _tail_values
 from ..analyze.native_ops import BY_CALL
 from . import pyast as P
-from .base import EmitterBase, FnInfo, Pos, Result, Scope
+from .base import BLOCK_BUDGET, INDENT_BUDGET, EmitterBase, FnInfo, Pos, Result, Scope
 
 _S_REDUCE = Symbol("reduce")
 _S_INTO = Symbol("into")
@@ -157,6 +157,8 @@ class PipelineEmitter(EmitterBase):
         if found is None:
             return None
         kind, stages, coll = found
+        if self.blocks + 3 > BLOCK_BUDGET or self.indent + 3 + len(stages) > INDENT_BUDGET:
+            return None  # deep in nested blocks already: the plain calls open none (base.BLOCK_BUDGET)
         head: list[ir.Node] = list(node.args[:-1]) if kind != "vector" else []  # reduce: f, init; into: to
         # Evaluated once, in the order the nested calls evaluate them: the consumer's own leading
         # arguments, then each stage's function from the outermost in, then the innermost collection.

@@ -145,3 +145,10 @@ def test_generated_pipelines_agree(elems: list[str], chain: list[tuple[str, int]
     agree(text)
     agree("(let [big %d] %s)" % (big, coll))  # the chain's own vector
     agree("(let [big %d] (into %s %s))" % (big, "[]" if init is None else "[%s]" % init, coll))
+
+
+def test_deep_in_nested_blocks_the_pipeline_stays_unfused_and_compiles() -> None:
+    text = "(map (fn [x] (inc x)) [1 2])"
+    for i in range(25):  # each let + try opens blocks; CPython refuses more than 20 nested
+        text = "(let [a%d %d] (try %s))" % (i, i, text)
+    assert agree(text) == ("ok", "[2 3]")
