@@ -31,8 +31,10 @@ inlined pipelines later, with the same contract):
 
 ``items`` is a Python list or a C vector (copied with ``tolist()``, its cheapest copy,
 only once a fast path exists for ``f``: a miss costs one dict lookup). A vector the compiler
-proved to hold only longs (``longvecs.long_facts``) skips the element type scan, and when its
-elements are proven ``>= 0`` the overflow bound too (see ``_sum_longs``).
+known to hold only longs within bounds (``longvecs.long_bounds``: a compiled loop's list, a
+``range``, or a ``map``/``filter`` result below) skips the element type scan, and often the
+overflow bound too (see ``_sum_longs``); ``map_vector``/``filter_vector`` record what they know of
+their results the same way.
 """
 
 from __future__ import annotations
@@ -43,9 +45,10 @@ from operator import neg
 from typing import Any, Final, Optional
 
 from ..data.atoms import LONG_MAX, LONG_MIN, Symbol
+from ..data.pvec import pvector
 from ..data.vector import PVector
 from ..optimise import ENABLED
-from .longvecs import long_facts
+from .longvecs import Bounds, long_bounds, record
 from .registry import BUILTINS
 
 
@@ -69,24 +72,29 @@ def all_longs(items: list[Any]) -> bool:
     return list(map(type, items)).count(int) == len(items)
 
 
-def _sum_longs(acc: Any, items: list[Any], known: Optional[bool] = None) -> Any:
+def _sum_longs(acc: Any, items: list[Any], known: Optional[Bounds] = None) -> Any:
     """``acc + items...`` when every partial sum provably stays a long, else NO_FAST.
 
-    ``known`` is what ``longvecs.long_facts`` knows of the vector (None: nothing; False: all
-    longs; True: all longs ``>= 0``); without it the element types are tested here.
+    ``known`` is what ``longvecs.long_bounds`` knows of the vector (None: nothing; ``(lo, hi)``:
+    every element a long in ``[lo, hi]``); without it the element types are tested here.
 
     The overflow argument: when every element has one sign the partial sums run monotonically
     from ``acc`` to the total, so both ends being longs (``acc`` is one) puts every partial sum
-    in range. One sign is tested in one C pass: ``array('Q', xs)`` accepts only integers in
-    ``[0, 2**64)``, so on longs it succeeds exactly when none is negative. With mixed signs every
-    partial sum lies within ``|acc| + Σ|x|`` of zero, so when that bound is a long no step can
+    in range. Known bounds may show one sign at once; else one sign is tested in one C pass:
+    ``array('Q', xs)`` accepts only integers in ``[0, 2**64)``, so on longs it succeeds exactly
+    when none is negative. With mixed signs every partial sum lies within ``|acc| + Σ|x|`` (at
+    most ``|acc| + n·max(|lo|, |hi|)``) of zero, so when that bound is a long no step can
     overflow; when it is not, the generic loop decides (it may still succeed)."""
     if type(acc) is not int or known is None and not all_longs(items):
         return NO_FAST
     total = acc + sum(items)
     if not LONG_MIN <= total <= LONG_MAX:
         return NO_FAST  # the generic loop raises the overflow at the exact step
-    if known or _one_sign(items):
+    if known is not None:
+        lo, hi = known
+        if lo >= 0 or hi <= 0 or abs(acc) + len(items) * max(-lo, hi) <= LONG_MAX:
+            return total
+    if _one_sign(items):
         return total
     if abs(acc) + sum(map(abs, items)) > LONG_MAX:
         return NO_FAST
@@ -107,19 +115,19 @@ def _one_sign(items: list[Any]) -> bool:
         return False
 
 
-Fold = Callable[[Any, list[Any], Optional[bool]], Any]
-"""A whole-list reducer: (acc, items, what ``long_facts`` knows of the vector) → value or NO_FAST."""
+Fold = Callable[[Any, list[Any], Optional[Bounds]], Any]
+"""A whole-list reducer: (acc, items, what ``long_bounds`` knows of the vector) → value or NO_FAST."""
 
 
 def _extreme_longs(pick: Callable[[list[Any]], Any]) -> Fold:
-    def fold(acc: Any, items: list[Any], known: Optional[bool] = None) -> Any:
+    def fold(acc: Any, items: list[Any], known: Optional[Bounds] = None) -> Any:
         if type(acc) is not int or known is None and not all_longs(items):
             return NO_FAST
         return pick([acc, pick(items)])
     return fold
 
 
-def _conj_vector(acc: Any, items: list[Any], known: Optional[bool] = None) -> Any:
+def _conj_vector(acc: Any, items: list[Any], known: Optional[Bounds] = None) -> Any:
     if type(acc) is not PVector:
         return NO_FAST
     vector: Any = acc
@@ -129,24 +137,35 @@ def _conj_vector(acc: Any, items: list[Any], known: Optional[bool] = None) -> An
 _MAX = LONG_MAX
 _MIN = LONG_MIN
 
+Mapper = Callable[[list[Any], Optional[Bounds]], tuple[list[Any], Optional[Bounds]]]
+"""(items, their known bounds) → (the mapped list, its known bounds or None)."""
+Selector = Callable[[list[Any], bool, Optional[Bounds]], list[Any]]
+"""(items, keep, their known bounds) → the selected list (a subset: the same bounds hold)."""
+
 _REDUCERS: dict[int, Fold] = {}
-_MAPPERS: dict[int, Callable[[list[Any]], Any]] = {}
-_PREDICATES: dict[int, Callable[[list[Any], bool], Any]] = {}
+_MAPPERS: dict[int, Mapper] = {}
+_PREDICATES: dict[int, Selector] = {}
 
 
-def _map_inc(items: list[Any]) -> Any:
+def _map_inc(items: list[Any], known: Optional[Bounds] = None) -> tuple[list[Any], Optional[Bounds]]:
+    if known is not None and known[1] < _MAX:  # longs below the top: no test per element
+        return [x + 1 for x in items], (known[0] + 1, known[1] + 1)
     from .numbers import inc
 
-    return [x + 1 if type(x) is int and x != _MAX else inc(x) for x in items]
+    return [x + 1 if type(x) is int and x != _MAX else inc(x) for x in items], None
 
 
-def _map_dec(items: list[Any]) -> Any:
+def _map_dec(items: list[Any], known: Optional[Bounds] = None) -> tuple[list[Any], Optional[Bounds]]:
+    if known is not None and known[0] > _MIN:
+        return [x - 1 for x in items], (known[0] - 1, known[1] - 1)
     from .numbers import dec
 
-    return [x - 1 if type(x) is int and x != _MIN else dec(x) for x in items]
+    return [x - 1 if type(x) is int and x != _MIN else dec(x) for x in items], None
 
 
-def _filter_even(items: list[Any], keep: bool) -> Any:
+def _filter_even(items: list[Any], keep: bool, known: Optional[Bounds] = None) -> list[Any]:
+    if known is not None:  # all longs: no type test per element
+        return [x for x in items if not x & 1] if keep else [x for x in items if x & 1]
     from .numbers import even_p
 
     if keep:
@@ -154,7 +173,9 @@ def _filter_even(items: list[Any], keep: bool) -> Any:
     return [x for x in items if not ((x & 1) == 0 if type(x) is int else even_p(x))]
 
 
-def _filter_odd(items: list[Any], keep: bool) -> Any:
+def _filter_odd(items: list[Any], keep: bool, known: Optional[Bounds] = None) -> list[Any]:
+    if known is not None:
+        return [x for x in items if x & 1] if keep else [x for x in items if not x & 1]
     from .numbers import odd_p
 
     if keep:
@@ -162,7 +183,7 @@ def _filter_odd(items: list[Any], keep: bool) -> Any:
     return [x for x in items if not ((x & 1) == 1 if type(x) is int else odd_p(x))]
 
 
-def _filter_pos(items: list[Any], keep: bool) -> Any:
+def _filter_pos(items: list[Any], keep: bool, known: Optional[Bounds] = None) -> list[Any]:
     from .numbers import is_pos
 
     if keep:
@@ -170,7 +191,7 @@ def _filter_pos(items: list[Any], keep: bool) -> Any:
     return [x for x in items if not (x > 0 if type(x) is int else is_pos(x))]
 
 
-def _filter_neg(items: list[Any], keep: bool) -> Any:
+def _filter_neg(items: list[Any], keep: bool, known: Optional[Bounds] = None) -> list[Any]:
     from .numbers import is_neg
 
     if keep:
@@ -178,11 +199,11 @@ def _filter_neg(items: list[Any], keep: bool) -> Any:
     return [x for x in items if not (x < 0 if type(x) is int else is_neg(x))]
 
 
-def _filter_nil(items: list[Any], keep: bool) -> Any:
+def _filter_nil(items: list[Any], keep: bool, known: Optional[Bounds] = None) -> list[Any]:
     return [x for x in items if (x is None) is keep]
 
 
-def _filter_some(items: list[Any], keep: bool) -> Any:
+def _filter_some(items: list[Any], keep: bool, known: Optional[Bounds] = None) -> list[Any]:
     return [x for x in items if (x is not None) is keep]
 
 
@@ -230,7 +251,7 @@ def reduce_fast(f: Any, acc: Any, items: Any) -> Any:
     if fold is None or not len(items):
         return NO_FAST
     try:
-        return fold(acc, _as_list(items), long_facts(items))
+        return fold(acc, _as_list(items), long_bounds(items))
     except Exception:  # the generic loop re-runs and raises the exact error
         return NO_FAST
 
@@ -242,7 +263,7 @@ def reduce1_fast(f: Any, items: Any) -> Any:
     if fold is None or len(items) < 2:
         return NO_FAST
     xs = _as_list(items)
-    known = long_facts(items)
+    known = long_bounds(items)
     try:
         if fold is _sum_longs and (known is not None or type(xs[0]) is int):
             # (reduce + xs) is (reduce + 0 xs) when xs[0] is a long: the extra partial sums, 0 and
@@ -259,9 +280,22 @@ def map_fast(f: Any, items: Any) -> Any:
     if apply_all is None:
         return NO_FAST
     try:
-        return apply_all(_as_list(items))
+        return apply_all(_as_list(items), long_bounds(items))[0]
     except Exception:
         return NO_FAST
+
+
+def map_vector(f: Any, items: Any) -> Any:
+    """``map_fast`` as the vector ``map`` returns, recording what is known of its elements."""
+    apply_all = _MAPPERS.get(id(f)) if _ready() else None
+    if apply_all is None:
+        return NO_FAST
+    try:
+        out, bounds = apply_all(_as_list(items), long_bounds(items))
+    except Exception:
+        return NO_FAST
+    v = pvector(out)
+    return v if bounds is None else record(v, *bounds)
 
 
 def filter_fast(pred: Any, items: Any, keep: bool) -> Any:
@@ -271,9 +305,24 @@ def filter_fast(pred: Any, items: Any, keep: bool) -> Any:
     if select is None:
         return NO_FAST
     try:
-        return select(_as_list(items), keep)
+        return select(_as_list(items), keep, long_bounds(items))
     except Exception:
         return NO_FAST
 
 
-__all__ = ["NO_FAST", "all_longs", "filter_fast", "map_fast", "reduce1_fast", "reduce_fast", "vector_items"]
+def filter_vector(pred: Any, items: Any, keep: bool) -> Any:
+    """``filter_fast`` as the vector ``filter``/``remove`` return, keeping what is known of the
+    elements (a subset of a vector known to hold longs in ``[lo, hi]`` does too)."""
+    select = _PREDICATES.get(id(pred)) if _ready() else None
+    if select is None:
+        return NO_FAST
+    known = long_bounds(items)
+    try:
+        v = pvector(select(_as_list(items), keep, known))
+    except Exception:
+        return NO_FAST
+    return v if known is None else record(v, *known)
+
+
+__all__ = ["NO_FAST", "all_longs", "filter_fast", "filter_vector", "map_fast", "map_vector", "reduce1_fast", "reduce_fast",
+           "vector_items"]

@@ -25,7 +25,7 @@ from ..data.pvec import pvector as _pvector
 from ..data.text import is_bmp
 from ..data.vector import EMPTY_VECTOR, PVector, VectorView
 from ..limits import check_count
-from .bulk import NO_FAST, filter_fast, map_fast
+from .bulk import NO_FAST, filter_vector, map_vector
 from .calling import call_fn, caller
 from .compare import compare
 from .registry import builtin
@@ -37,9 +37,9 @@ def map_(D: Any, f: Any, coll: Any) -> Any:
     if type(coll) is VectorView:  # the bulk fast path wants the C vector: copy once (C speed)
         coll = coll.pvector()
     if type(coll) is PVector:
-        fast = map_fast(f, coll)
+        fast = map_vector(f, coll)
         if fast is not NO_FAST:
-            return _pvector(fast)
+            return fast
     return _pvector(map(caller(D, f, 1), seq_items(coll)))
 
 
@@ -54,9 +54,9 @@ def filter_(D: Any, pred: Any, coll: Any) -> Any:
     if type(coll) is VectorView:  # the bulk fast path wants the C vector: copy once (C speed)
         coll = coll.pvector()
     if type(coll) is PVector:
-        fast = filter_fast(pred, coll, True)
+        fast = filter_vector(pred, coll, True)
         if fast is not NO_FAST:
-            return _pvector(fast)
+            return fast
     g = caller(D, pred, 1)
     return _pvector([x for x in seq_items(coll) if (r := g(x)) is not None and r is not False])
 
@@ -66,9 +66,9 @@ def remove(D: Any, pred: Any, coll: Any) -> Any:
     if type(coll) is VectorView:  # the bulk fast path wants the C vector: copy once (C speed)
         coll = coll.pvector()
     if type(coll) is PVector:
-        fast = filter_fast(pred, coll, False)
+        fast = filter_vector(pred, coll, False)
         if fast is not NO_FAST:
-            return _pvector(fast)
+            return fast
     g = caller(D, pred, 1)
     return _pvector([x for x in seq_items(coll) if (r := g(x)) is None or r is False])
 

@@ -31,6 +31,7 @@ from ..errors import HostError
 from ..limits import check_count, max_collection_size
 from .calling import caller
 from .hostnames import cast_error, long_cast
+from .longvecs import range_vector
 from .registry import builtin
 from .seqs import ABSENT, as_indexable, count, nth, seq_items, to_iter
 
@@ -274,7 +275,7 @@ def range_(start_or_end: Any, end: Any = ABSENT, step: Any = ABSENT) -> Any:
         except OverflowError:  # more elements than a Python index can count
             size = max_collection_size() + 1
         check_count(size)
-        return _pvector(r)
+        return range_vector(r)  # recorded as longs in [min, max] for reduce/map/filter (core/bulk.py)
     return _general_range(start, end, step)
 
 

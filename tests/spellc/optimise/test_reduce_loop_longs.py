@@ -144,3 +144,20 @@ def test_generated_reductions_agree(element: str, big: int, init: str, n: int, s
     body = loop(element, init, n)
     text = "(let [big %d] (reduce + %s%s))" % (big, "" if start is None else "%d " % start, body)
     agree(text)
+
+
+@pytest.mark.parametrize("text", [
+    "(reduce + (filter even? (map inc (range %d))))" % N,
+    "(reduce + (map inc (range %d %d)))" % (LONG_MAX - N, LONG_MAX),  # the top: inc of MAX-1 is MAX
+    "(reduce + (map inc (map inc (range %d %d))))" % (LONG_MAX - N, LONG_MAX),  # overflows
+    "(reduce + (map dec (range %d %d)))" % (LONG_MIN, LONG_MIN + N),  # dec of LONG_MIN overflows
+    "(reduce + (map dec (range %d %d)))" % (LONG_MIN + 1, LONG_MIN + N),  # the sum overflows
+    "(reduce + (range %d %d))" % (LONG_MAX - N, LONG_MAX),  # overflow with one sign
+    "(reduce + (range %d %d))" % (-N, N),  # mixed signs, small
+    "(reduce + %d (range %d %d -1))" % (LONG_MAX, N, -N),  # mixed, the first partial sums overflow
+    "(reduce + (remove odd? (range %d)))" % N,
+    "(reduce max (filter odd? (range %d)))" % N,
+    "(reduce + (range %d %d %d))" % (LONG_MIN, LONG_MAX, 2**56),
+])
+def test_ranges_and_builtin_stages_agree_both_ways(text: str) -> None:
+    agree(text)
