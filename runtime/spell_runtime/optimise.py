@@ -37,11 +37,12 @@ The transformations, each with its legality argument written where it is done:
   ``spellc.analyze.elements`` and ``spell_runtime.core.longvecs``;
 * ``reduce`` with a literal function as a loop in the caller, maps built in a transient —
   ``spellc.emit.fastpaths``; ``reduce`` over ``map``/``filter``/``remove`` stages with pure
-  functions fused into one loop — ``spellc.emit.pipelines``;
+  functions (also under ``into``, or as the value) fused into one loop — ``spellc.emit.pipelines``;
+* large maps frozen from a transient indexed by a plain dict until first written —
+  ``spell_runtime.data.hashmap`` (``_index``);
 * ``(get m :k)`` reading a small map's dict inline — ``spellc.emit.natives._small_map_get``;
-* ``inc``/``dec`` of a long loop local without an overflow test where the enclosing comparison
-  bounds it — ``spellc.emit.typed.then_bounds``;
-* the whole-vector fast paths of ``reduce``/``map``/``filter`` — ``spell_runtime.core.bulk``;
+* the whole-vector fast paths of ``reduce``/``map``/``filter`` — ``spell_runtime.core.bulk``, with
+  the long facts (element bounds) of ``range`` and of its own results — ``spell_runtime.core.longvecs``;
 * the evaluation GC threshold (not a transformation: no value can depend on it) —
   ``spell_runtime.gcpolicy``, applied by the compiler's ``run_form``.
 """
