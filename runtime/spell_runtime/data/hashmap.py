@@ -15,8 +15,8 @@ Larger maps keep an index normkey → position for lookup plus a pvector of the
 (key, value) entries in insertion order, so each entry costs one tuple (issue
 13.3: the index used to hold a second (key, value, position) tuple per entry).
 The index is an ``immutables.Map`` (C HAMT: O(log n) persistent ``set``) — except
-in a map built whole (``adopt``: a transient's freeze, ``from_pairs``...), where it starts as the plain dict
-the freeze built and becomes a HAMT only when the map is first written
+in a map built whole (``adopt``: a transient's freeze, ``from_pairs``...), where
+it starts as a plain dict and becomes a HAMT only when the map is first written
 persistently (``_index``, which keeps the HAMT on the map, so later writes from
 the same map share it). Building the HAMT was most of the cost of freezing a
 10⁴-entry map (issue 13.3, the assoc kernel), and a map that is only read never
