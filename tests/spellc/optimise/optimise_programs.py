@@ -19,6 +19,7 @@ part of the value the tests compare), and the error's position.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from hypothesis import strategies as st
@@ -27,6 +28,7 @@ from spell_runtime.errors import SpellError
 from spell_runtime.printer import pr_str
 
 import spellc
+from spellc.analyze import bound
 from spellc.compiler import optimisations
 
 LONG_MAX = 2**63 - 1
@@ -183,4 +185,25 @@ def outcomes_both_ways(text: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     return on, off
 
 
-__all__ = ["programs", "fn_program", "loop_program", "outcome", "outcomes_both_ways", "PRELUDE"]
+def agree(text: str) -> tuple[Any, ...]:
+    """The program's outcome, asserted identical with optimisations on and off."""
+    on, off = outcomes_both_ways(text)
+    assert on == off, text
+    return on
+
+
+def static_core_names(*names: str) -> Iterator[None]:
+    """Body of an autouse fixture: analyze with ``names`` static, as a fresh process would.
+
+    Which core names code has bound is process-wide compiler state (``spellc.analyze.bound``), so
+    an earlier test that bound ``+`` would otherwise turn the optimisations under test off.
+    """
+    symbols = [spellc.symbol(n) for n in names]
+    was = [s for s in symbols if s in bound.BOUND]
+    bound.BOUND.difference_update(symbols)
+    yield
+    bound.BOUND.update(was)
+
+
+__all__ = ["programs", "fn_program", "loop_program", "outcome", "outcomes_both_ways", "agree",
+           "static_core_names", "PRELUDE"]

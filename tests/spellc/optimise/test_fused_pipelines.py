@@ -8,15 +8,15 @@ closures and shadowed names a stage's literal function may read."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from optimise_programs import outcomes_both_ways
+from optimise_programs import agree, static_core_names
 
 import spellc
-from spellc.analyze import bound
 from spellc.compiler import python_source
 
 LONG_MAX = 2**63 - 1
@@ -24,20 +24,10 @@ LONG_MIN = -(2**63)
 
 
 @pytest.fixture(autouse=True)
-def core_static() -> Any:
-    """Analyze as a fresh process would (other tests may have bound core names, process-wide)."""
-    names = [spellc.symbol(n) for n in ("reduce", "map", "filter", "remove", "+", "*", "inc", "even?", "odd?",
-                                        "range", "nil?", "str", "count", "-")]
-    was = [s for s in names if s in bound.BOUND]
-    bound.BOUND.difference_update(names)
-    yield
-    bound.BOUND.update(was)
+def core_static() -> Iterator[None]:
+    yield from static_core_names("reduce", "map", "filter", "remove", "+", "*", "inc", "even?", "odd?",
+                                        "range", "nil?", "str", "count", "-")
 
-
-def agree(text: str) -> tuple[Any, ...]:
-    on, off = outcomes_both_ways(text)
-    assert on == off, text
-    return on
 
 
 def fused(text: str) -> bool:

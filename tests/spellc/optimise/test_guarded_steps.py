@@ -7,15 +7,14 @@ side, it stays, and every case must agree with the plain path."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from optimise_programs import outcomes_both_ways
+from optimise_programs import agree, static_core_names
 
 import spellc
-from spellc.analyze import bound
 from spellc.compiler import python_source
 
 LONG_MAX = 2**63 - 1
@@ -23,19 +22,9 @@ LONG_MIN = -(2**63)
 
 
 @pytest.fixture(autouse=True)
-def operators_static() -> Any:
-    """Analyze as a fresh process would (other tests may have bound core names, process-wide)."""
-    names = [spellc.symbol(n) for n in ("<", "<=", ">", ">=", "inc", "dec", "+")]
-    was = [s for s in names if s in bound.BOUND]
-    bound.BOUND.difference_update(names)
-    yield
-    bound.BOUND.update(was)
+def operators_static() -> Iterator[None]:
+    yield from static_core_names("<", "<=", ">", ">=", "inc", "dec", "+")
 
-
-def agree(text: str) -> tuple[Any, ...]:
-    on, off = outcomes_both_ways(text)
-    assert on == off, text
-    return on
 
 
 def checked_steps(text: str) -> int:

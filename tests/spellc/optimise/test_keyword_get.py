@@ -4,24 +4,18 @@ and absent keys, nil and false values, must give what the library's ``get`` give
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
 
 import pytest
-from optimise_programs import outcomes_both_ways
+from optimise_programs import outcomes_both_ways, static_core_names
 
 import spellc
-from spellc.analyze import bound
 from spellc.compiler import python_source
 
 
 @pytest.fixture(autouse=True)
-def get_static() -> Any:
-    """Analyze as a fresh process would (other tests may have bound core names, process-wide)."""
-    names = [spellc.symbol(n) for n in ("get", "into", "range", "zipmap", "sorted-map", "hash-map")]
-    was = [s for s in names if s in bound.BOUND]
-    bound.BOUND.difference_update(names)
-    yield
-    bound.BOUND.update(was)
+def get_static() -> Iterator[None]:
+    yield from static_core_names("get", "into", "range", "zipmap", "sorted-map", "hash-map")
 
 
 def test_a_literal_keyword_key_reads_a_small_map_without_the_method() -> None:

@@ -5,30 +5,20 @@ make sure the optimisation is really the one exercised."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from optimise_programs import outcomes_both_ways
+from optimise_programs import agree, static_core_names
 
 import spellc
-from spellc.analyze import bound
 from spellc.compiler import python_source
 
 
 @pytest.fixture(autouse=True)
-def operators_static() -> Any:
-    """Analyze as a fresh process would (other tests may have bound core names, process-wide)."""
-    names = [spellc.symbol(n) for n in ("+", "-", "<", "inc", "conj", "vec", "range")]
-    was = [s for s in names if s in bound.BOUND]
-    bound.BOUND.difference_update(names)
-    yield
-    bound.BOUND.update(was)
+def operators_static() -> Iterator[None]:
+    yield from static_core_names("+", "-", "<", "inc", "conj", "vec", "range")
 
-
-def agree(text: str) -> tuple[Any, ...]:
-    on, off = outcomes_both_ways(text)
-    assert on == off
-    return on
 
 
 def test_recursion_calls_its_own_body_directly() -> None:

@@ -9,16 +9,16 @@ after an intermediate overflow), elements that are not longs, empty vectors."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from optimise_programs import outcomes_both_ways
+from optimise_programs import agree, static_core_names
 from spell_runtime.core.longvecs import MIN_RECORDED
 
 import spellc
-from spellc.analyze import bound
 from spellc.compiler import python_source
 
 LONG_MAX = 2**63 - 1
@@ -27,19 +27,9 @@ N = MIN_RECORDED + 44
 
 
 @pytest.fixture(autouse=True)
-def operators_static() -> Any:
-    """Analyze as a fresh process would (other tests may have bound core names, process-wide)."""
-    names = [spellc.symbol(n) for n in ("+", "-", "*", "<", "inc", "conj", "reduce", "even?", "if")]
-    was = [s for s in names if s in bound.BOUND]
-    bound.BOUND.difference_update(names)
-    yield
-    bound.BOUND.update(was)
+def operators_static() -> Iterator[None]:
+    yield from static_core_names("+", "-", "*", "<", "inc", "conj", "reduce", "even?", "if")
 
-
-def agree(text: str) -> tuple[Any, ...]:
-    on, off = outcomes_both_ways(text)
-    assert on == off, text
-    return on
 
 
 def loop(element: str, init: str = "[]", n: int = N) -> str:
