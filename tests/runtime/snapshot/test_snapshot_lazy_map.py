@@ -11,21 +11,13 @@ wide ones were refused.
 
 from __future__ import annotations
 
-import sys
-from typing import Any
-
 import pytest
+from eager_clip import clip as _clip
+from eager_clip import reference_clip as _reference
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from spell_runtime.data import Keyword, SpellMap, vec
 from spell_runtime.data.atoms import K_SPELL_FN
-from spell_runtime.snapshot import backend
-
-# The interpreted core, also where the mypyc-compiled one is installed: the switches below are module
-# globals, which compiled code does not read back from its module's dictionary.
-core = backend.load_pure()
-normalize = sys.modules[backend.PURE + ".normalize"]
-shorten = sys.modules[backend.PURE + ".shorten"]
 
 atoms = st.one_of(st.integers(-10**20, 10**20), st.text(alphabet="ab\"", max_size=30),
                   st.builds(Keyword, st.text(alphabet="abcdefgh", min_size=1, max_size=14)))
@@ -50,17 +42,6 @@ narrow_or_wide = st.lists(
     min_size=18, max_size=300).map(SpellMap.from_pairs)
 
 
-def _clip(value: Any, limit: int) -> tuple[str, bool]:
-    result, truncated = core.snapshot(value, limit)
-    return core.render(result), truncated
-
-
-def _reference(value: Any, limit: int) -> tuple[str, bool]:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(normalize, "LAZY_TOP_MAPS", False)
-        mp.setattr(shorten, "SHORTCUTS", False)
-        mp.setattr(normalize, "BULK_WALKS", False)
-        return _clip(value, limit)
 
 
 @settings(max_examples=300, deadline=None)

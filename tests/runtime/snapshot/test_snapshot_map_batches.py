@@ -17,16 +17,15 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-import pytest
+from eager_clip import clip as _clip
+from eager_clip import core
+from eager_clip import reference_clip as _reference
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from spell_runtime.data import Keyword, SpellMap, vec
 from spell_runtime.data.atoms import K_SPELL_FN
 from spell_runtime.snapshot import backend
 
-core = backend.load_pure()
-normalize = sys.modules[backend.PURE + ".normalize"]
-shorten = sys.modules[backend.PURE + ".shorten"]
 batch = sys.modules[backend.PURE + ".batch"]
 
 KINDS = ("keyword-int", "keyword-string", "string-int", "int-keyword", "keyword-bool", "int-nil", "mixed")
@@ -81,17 +80,6 @@ maps = st.builds(_build, runs, extras, st.sampled_from([0, 0, 3, 50]))
 limits = st.sampled_from([8, 40, 128, 300, 1000, 4000, 20000])
 
 
-def _clip(snapshot_core: Any, value: Any, limit: int) -> tuple[str, bool]:
-    result, truncated = snapshot_core.snapshot(value, limit)
-    return core.render(result), truncated
-
-
-def _reference(value: Any, limit: int) -> tuple[str, bool]:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(normalize, "LAZY_TOP_MAPS", False)
-        mp.setattr(shorten, "SHORTCUTS", False)
-        mp.setattr(normalize, "BULK_WALKS", False)
-        return _clip(core, value, limit)
 
 
 def _cores() -> list[Any]:
@@ -103,7 +91,7 @@ def _cores() -> list[Any]:
 def test_a_large_map_clips_as_the_reference_does(m: SpellMap, limit: int) -> None:
     expected = _reference(m, limit)
     for snapshot_core in _cores():
-        assert _clip(snapshot_core, m, limit) == expected
+        assert _clip(m, limit, snapshot_core) == expected
 
 
 @settings(max_examples=40, deadline=None)
@@ -114,31 +102,31 @@ def test_vectors_of_large_maps_clip_as_the_reference_does(ms: list[Any], limit: 
     v = vec(ms)
     expected = _reference(v, limit)
     for snapshot_core in _cores():
-        assert _clip(snapshot_core, v, limit) == expected
+        assert _clip(v, limit, snapshot_core) == expected
 
 
 def test_a_narrow_entry_deep_in_a_huge_map_is_still_shown() -> None:
     wide = [(Keyword("key-%06d" % i), 100000 + i) for i in range(200_000)]
     m = SpellMap.from_pairs([*wide[:900], (Keyword("a"), 1), *wide[900:]])  # pass 1 keeps 1200 entries
-    text, truncated = _clip(core, m, 1000)
+    text, truncated = _clip(m, 1000, core)
     assert truncated and ":a 1 :spell/omitted :unknown})" in text
     assert (text, truncated) == _reference(m, 1000)
 
 
 def test_counts_stay_exact_within_the_fuel_and_unknown_past_it() -> None:
     within = SpellMap.from_pairs((Keyword("k%d" % i), i) for i in range(3000))
-    text, _ = _clip(core, within, 4000)
+    text, _ = _clip(within, 4000, core)
     shown = text.count(" :k") + text.startswith("(quote {:k")
     assert text.endswith(":spell/omitted %d})" % (3000 - shown))
     past = SpellMap.from_pairs((Keyword("k%d" % i), i) for i in range(30000))
-    assert _clip(core, past, 4000)[0].endswith(":spell/omitted :unknown})")
+    assert _clip(past, 4000, core)[0].endswith(":spell/omitted :unknown})")
 
 
 def test_a_user_marker_key_past_the_shown_entries_keeps_its_weight() -> None:
     entries: list[tuple[Any, Any]] = [(Keyword("k%d" % i), i) for i in range(500)]
     entries.insert(400, (Keyword("omitted", "spell"), 7))  # counts as 7 omitted entries (runtime.md §4.4)
     m = SpellMap.from_pairs(entries)
-    text, _ = _clip(core, m, 1000)  # pass 1 keeps 1200 entries: all of them
+    text, _ = _clip(m, 1000, core)  # pass 1 keeps 1200 entries: all of them
     shown = text.count(" :k") + text.startswith("(quote {:k")
     assert 50 < shown < 200 and text.endswith(":spell/omitted %d})" % (500 - shown + 7))
     assert (text, True) == _reference(m, 1000)
@@ -167,9 +155,9 @@ def test_an_entry_exactly_as_wide_as_the_room_left_is_taken_from_a_run() -> None
     equals every such width somewhere, and the entry that fills it exactly must still be shown."""
     m = SpellMap.from_pairs((Keyword("k%06d" % i), 10 ** ((i * 7919) % 4)) for i in range(5000))
     for limit in range(120, 180):
-        assert _clip(core, m, limit) == _reference(m, limit), limit
+        assert _clip(m, limit, core) == _reference(m, limit), limit
         if backend.COMPILED:
-            assert _clip(backend.core, m, limit) == _reference(m, limit), limit
+            assert _clip(m, limit, backend.core) == _reference(m, limit), limit
 
 
 def test_a_run_is_too_wide_only_when_its_narrowest_entry_is() -> None:

@@ -10,18 +10,10 @@ or a host function), in a unit and inside a function body whose parameters are n
 from __future__ import annotations
 
 import pytest
+from program_outcome import run
 
-import spellc
 from spellc.compiler import python_source
 from spellc.reader import read_all
-
-
-def run(src: str) -> str:
-    try:
-        return str(spellc.pr_str(spellc.eval_string(src)))
-    except spellc.SpellError as e:
-        return "error: %s" % e
-
 
 CASES = [
     # a macro head in a body whose parameters are Python locals (published_calls.macro_expr): the

@@ -8,19 +8,12 @@ The bodies below keep their parameters in the table because an inner ``fn`` refe
 from __future__ import annotations
 
 import pytest
+from program_outcome import run
 from spell_runtime.support import MISS, publish, unwind
 
 import spellc
 from spellc.compiler import python_source
 from spellc.reader import read_all
-
-
-def run(src: str) -> str:
-    try:
-        return str(spellc.pr_str(spellc.eval_string(src)))
-    except spellc.SpellError as e:
-        return "error: %s" % e
-
 
 CASES = [
     # the parameters are seen by the inner fn, and gone once the body returns
