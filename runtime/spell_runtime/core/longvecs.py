@@ -27,10 +27,10 @@ optimisation (``spell_runtime.optimise``) makes the compiler emit plain ``vec`` 
 
 from __future__ import annotations
 
-import weakref
 from typing import Any, Optional
 
 from ..data.atoms import LONG_MAX, LONG_MIN
+from ..data.sidetable import IdentitySideTable
 from ..data.vector import vec
 from ..optimise import ENABLED
 
@@ -40,21 +40,14 @@ MIN_RECORDED = 256
 Bounds = tuple[int, int]
 """``(lo, hi)``: every element is a long with ``lo <= x <= hi``."""
 
-_FACTS: dict[int, tuple[Any, int, int]] = {}
-"""``id(vector)`` → (weak reference to it, lo, hi)."""
-
-
-def _forget(key: int) -> Any:
-    def drop(_ref: Any) -> None:
-        _FACTS.pop(key, None)
-    return drop
+_FACTS: IdentitySideTable[Bounds] = IdentitySideTable()
+"""What is known of each recorded vector (``data.sidetable``: by identity, dropped when it dies)."""
 
 
 def record(v: Any, lo: int, hi: int) -> Any:
     """Remember that every element of the C vector ``v`` is a long in ``[lo, hi]``; returns ``v``."""
     if len(v) >= MIN_RECORDED:
-        key = id(v)
-        _FACTS[key] = (weakref.ref(v, _forget(key)), lo, hi)
+        _FACTS.put(v, (lo, hi))
     return v
 
 
@@ -75,10 +68,7 @@ def range_vector(r: range) -> Any:
 
 def long_bounds(v: Any) -> Optional[Bounds]:
     """``(lo, hi)`` when every element of ``v`` is known to be a long in ``[lo, hi]``; else None."""
-    entry = _FACTS.get(id(v))
-    if entry is None or entry[0]() is not v:
-        return None
-    return entry[1], entry[2]
+    return _FACTS.get(v)
 
 
 __all__ = ["MIN_RECORDED", "Bounds", "long_bounds", "range_vector", "record", "vec_of_longs"]
