@@ -107,6 +107,7 @@ class H:
     ASSOC_PAIRS: Final = "_assoc_pairs"
     VEC_LONGS: Final = "_vec_longs"
     PIPE_ITEMS: Final = "_pipe_items"
+    KV_PAIRS: Final = "_kv_pairs"
 
     @staticmethod
     def op(name: str) -> str:
@@ -146,6 +147,7 @@ def compiled_namespace() -> dict[str, Any]:
     from . import support as s
     from .core import colls, longvecs, seqs
     from .core import numbers as num
+    from .core.reducing import kv_pairs
     from .data.equality import spell_eq
     from .data.fn import RecurMarker, SpellFn
     from .data.hashmap import SpellMap
@@ -175,7 +177,7 @@ def compiled_namespace() -> dict[str, Any]:
         H.APPLY_PUB: published.apply_published, H.MACRO_CALL_PUB: published.macro_call_published,
         H.MACRO_PUB: published.macro_call_published_into,
         H.TO_LIST: published.to_list, H.REDUCE_ITEMS: inline.reduce_items, H.ASSOC_PAIRS: inline.assoc_pairs,
-        H.VEC_LONGS: longvecs.vec_of_longs, H.PIPE_ITEMS: seqs.seq_items,
+        H.VEC_LONGS: longvecs.vec_of_longs, H.PIPE_ITEMS: seqs.seq_items, H.KV_PAIRS: kv_pairs,
         "_op_add": num.add, "_op_sub": num.sub, "_op_mul": num.mul, "_op_lt": num.lt, "_op_gt": num.gt,
         "_op_le": num.le, "_op_ge": num.ge, "_op_inc": num.inc, "_op_dec": num.dec, "_op_neg": num.neg,
         "_op_zero": num.is_zero, "_op_pos": num.is_pos, "_op_negp": num.is_neg,

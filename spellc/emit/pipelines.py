@@ -65,8 +65,19 @@ from . import pyast as P
 from .base import BLOCK_BUDGET, INDENT_BUDGET, EmitterBase, FnInfo, Pos, Result, Scope
 
 _S_REDUCE = Symbol("reduce")
+_S_REDUCE_KV = Symbol("reduce-kv")
 _S_INTO = Symbol("into")
-_STAGES = {Symbol("map"): "map", Symbol("filter"): "filter", Symbol("remove"): "remove"}
+_STAGES: dict[Symbol, tuple[str, bool]] = {
+    Symbol("map"): ("map", False), Symbol("filter"): ("filter", False), Symbol("remove"): ("remove", False),
+    Symbol("keep"): ("keep", False), Symbol("mapcat"): ("mapcat", False),
+    Symbol("map-indexed"): ("map", True), Symbol("keep-indexed"): ("keep", True),
+}
+"""Each stage builtin: what it does with its function's value (``map`` passes it on, ``keep`` passes
+it on unless nil, ``mapcat`` passes on each of its elements, ``filter``/``remove`` pass the element
+on or not by its truthiness), and whether the function also gets the element's index in the
+stage's input."""
+_TESTS = {Symbol("some"): "some", Symbol("every?"): "every"}
+"""Consumers that test each element with a predicate: the first truthy value / all truthy."""
 _FOLDS = frozenset({Symbol("+"), Symbol("*")})
 """Builtins that may reduce: their native operation never yields a ``reduced`` value."""
 _VALUE_OPS = frozenset({"add", "sub", "mul", "inc", "dec", "neg", "assoc", "conj"})
@@ -75,22 +86,25 @@ _REFUSED = (ir.Def, ir.Quine, ir.Try, ir.Recur, ir.Throw, ir.Fail, ir.Fn, ir.Reo
 
 
 def _pure_literal(fn: Any, arity: int) -> bool:
-    """A literal ``fn`` of ``arity`` plain parameters whose private body calls nothing."""
+    """A literal ``fn`` of ``arity`` plain parameters whose private body calls nothing but
+    deterministic, effect-free core builtins (``PURE_FUNCTIONS``): not ``gensym`` or ``rand-int``,
+    whose second run (the eager path after a failure) a program could tell from the first."""
     if type(fn) is not ir.Fn or fn.body is None or not fn.body.private or len(fn.body.params) != arity:
         return False
     stack: list[Any] = [fn.body.body]
     while stack:
         n = stack.pop()
-        if isinstance(n, _REFUSED) or type(n) is ir.BuiltinCall and n.env:
+        if isinstance(n, _REFUSED) or type(n) is ir.BuiltinCall and (n.env or n.sym not in PURE_FUNCTIONS):
             return False
         stack.extend(ir.children(n))
     return True
 
 
-def reducing_literal(fn: Any) -> bool:
-    """A literal ``fn`` of two plain parameters whose private body is pure and never ``reduced``
-    (its value is an arithmetic, ``assoc`` or ``conj`` result): ``reduce`` may run it inline."""
-    if not _pure_literal(fn, 2):
+def reducing_literal(fn: Any, arity: int = 2) -> bool:
+    """A literal ``fn`` of ``arity`` (two; ``reduce-kv``: three) plain parameters whose private body
+    is pure and never ``reduced`` (its value is an arithmetic, ``assoc`` or ``conj`` result):
+    ``reduce`` may run it inline."""
+    if not _pure_literal(fn, arity):
         return False
     tails = _tail_values(fn.body.body)
     return bool(tails) and all(type(n) is ir.NativeOp and n.op in _VALUE_OPS for n in tails)
@@ -107,17 +121,18 @@ def _pure_builtin(f: Any, arity: int) -> bool:
 
 
 Pipeline = tuple[str, list[ir.BuiltinCall], ir.Node]
-"""(what consumes the stages: "reduce", "into" or "vector"; the stages, innermost first; the
-innermost collection)."""
+"""(what consumes the stages: "reduce", "reduce-kv", "into", "some", "every" or "vector"; the
+stages, innermost first; the innermost collection)."""
 
 
 def _stages(coll: ir.Node) -> Optional[tuple[list[ir.BuiltinCall], ir.Node]]:
-    """The ``map``/``filter``/``remove`` chain ``coll`` heads, innermost first, and its source;
-    None when a stage's function is neither a pure literal nor a pure builtin."""
+    """The stage chain ``coll`` heads (``_STAGES``), innermost first, and its source; None when a
+    stage's function is neither a pure literal nor a pure builtin."""
     stages: list[ir.BuiltinCall] = []
     while type(coll) is ir.BuiltinCall and coll.sym in _STAGES and len(coll.args) == 2:
         g = coll.args[0]
-        if not (_pure_literal(g, 1) or _pure_builtin(g, 1)):
+        arity = 2 if _STAGES[coll.sym][1] else 1
+        if not (_pure_literal(g, arity) or _pure_builtin(g, arity)):
             return None
         stages.append(coll)
         coll = coll.args[1]
@@ -126,27 +141,46 @@ def _stages(coll: ir.Node) -> Optional[tuple[list[ir.BuiltinCall], ir.Node]]:
 
 
 def pipeline_of(node: ir.BuiltinCall) -> Optional[Pipeline]:
-    """How ``node`` fuses (see the module docstring), or None: a ``reduce`` or ``into`` of a stage
-    chain, or the outermost stage of a chain whose vector is the value."""
-    literal_fold = False
+    """How ``node`` fuses (see the module docstring), or None: a ``reduce``, ``into``, ``some`` or
+    ``every?`` of a stage chain, the outermost stage of a chain whose vector is the value, or a
+    ``reduce-kv`` with a literal function."""
+    literal_head = False  # the consumer's own function is a literal run inline
     if node.sym is _S_REDUCE and len(node.args) in (2, 3):
         f = node.args[0]
-        literal_fold = reducing_literal(f)
-        if not (literal_fold or type(f) is ir.BuiltinRef and f.sym in _FOLDS):
+        literal_head = reducing_literal(f)
+        if not (literal_head or type(f) is ir.BuiltinRef and f.sym in _FOLDS):
             return None
         kind, found = "reduce", _stages(node.args[-1])
+    elif node.sym is _S_REDUCE_KV and len(node.args) == 3:
+        if not reducing_literal(node.args[0], 3):
+            return None
+        return "reduce-kv", [], node.args[2]  # pairs, not elements: no stage fuses under it
+    elif node.sym in _TESTS and len(node.args) == 2:
+        pred = node.args[0]
+        literal_head = _pure_literal(pred, 1)
+        if not (literal_head or _pure_builtin(pred, 1)):
+            return None
+        kind, found = _TESTS[node.sym], _stages(node.args[1])
     elif node.sym is _S_INTO and len(node.args) == 2:
         kind, found = "into", _stages(node.args[1])
     elif node.sym in _STAGES:
         kind, found = "vector", _stages(node)
     else:
         return None
-    if found is None or not found[0]:
+    if found is None:
         return None
     stages, coll = found
-    if not (literal_fold or any(type(s.args[0]) is ir.Fn for s in stages)):
+    if not stages and not (literal_head and kind in ("some", "every")):
+        return None  # reduce with a literal alone is fastpaths' (its transient maps)
+    if not (literal_head or any(type(s.args[0]) is ir.Fn for s in stages)):
         return None  # only pure builtins: core.bulk's whole-vector paths are as fast
     return kind, stages, coll
+
+
+def _truthy(v: ast.expr) -> ast.expr:
+    """``v`` (a walrus naming it) is neither nil nor false."""
+    assert isinstance(v, ast.NamedExpr)
+    return P.and_(P.is_not(v, P.const(None)), P.is_not(P.name(v.target.id), P.const(False)))
 
 
 class PipelineEmitter(EmitterBase):
@@ -157,7 +191,9 @@ class PipelineEmitter(EmitterBase):
         if found is None:
             return None
         kind, stages, coll = found
-        if self.blocks + 3 > BLOCK_BUDGET or self.indent + 3 + len(stages) > INDENT_BUDGET:
+        loops = 2 + sum(_STAGES[s.sym][0] == "mapcat" for s in stages)  # try and for; a for per mapcat
+        ifs = len(stages) + 2  # an if per filter or keep; some/every?: two
+        if self.blocks + loops + 1 > BLOCK_BUDGET or self.indent + loops + 1 + ifs > INDENT_BUDGET:
             return None  # deep in nested blocks already: the plain calls open none (base.BLOCK_BUDGET)
         head: list[ir.Node] = list(node.args[:-1]) if kind != "vector" else []  # reduce: f, init; into: to
         # Evaluated once, in the order the nested calls evaluate them: the consumer's own leading
@@ -169,41 +205,27 @@ class PipelineEmitter(EmitterBase):
         head_vals = temps[:len(head)]
         stage_vals = list(reversed(temps[len(head):-1]))  # innermost first, as ``stages``
         coll_val = temps[-1]
-        has_init = kind != "reduce" or len(node.args) == 3
+        has_init = kind not in ("reduce", "into") or len(node.args) == 3
 
         acc, r, x = self.tmp("_acc"), self.tmp("_r"), self.tmp("_x")
+        kv = [self.tmp("_k"), self.tmp("_v")] if kind == "reduce-kv" else []  # for k, v in the pairs
+        counters: list[str] = []  # one per indexed stage: the index of its next input
         saved = self.private, self.int_vars, self.var_types, self.transients
         saved_exit, self.exit = self.exit, None  # inline bodies' values are wanted as values
         self.int_vars, self.var_types = set(self.int_vars), dict(self.var_types)
         inner = Scope(self.tmp("_u"))
         try:
-            with self.nested(3, len(stages)):  # try, for, a body sequence's handler; an if per filter
-                body: list[ast.stmt] = []
-                cur = x
-                for stage in stages:
-                    step, value = self._apply(stage.args[0], [cur], inner, info)
-                    body += step
-                    if _STAGES[stage.sym] == "map":
-                        cur = self.tmp("_x")
-                        body.append(P.assign(cur, value))
-                    else:
-                        t = self.tmp()
-                        truthy = P.and_(P.is_not(P.walrus(t, value), P.const(None)), P.is_not(P.name(t), P.const(False)))
-                        body.append(P.if_(P.not_(truthy) if _STAGES[stage.sym] == "filter" else truthy, [P.cont()]))
-                if kind != "reduce":  # collect what comes through
-                    body.append(P.expr_stmt(P.call(P.attr(P.name(acc), "append"), P.name(cur))))
-                else:
-                    step, value = self._apply(node.args[0], [acc, cur], inner, info)
-                    if has_init:
-                        body += step + [P.assign(acc, value)]
-                    else:  # (reduce f coll): the first element is the initial value
-                        body.append(P.if_(P.is_(P.name(acc), P.name(H.NOTHING)), [P.assign(acc, P.name(cur))],
-                                          step + [P.assign(acc, value)]))
+            with self.nested(loops + 1, ifs):  # + a body sequence's handler
+                body, frames, cur = self._stage_steps(stages, x, counters, inner, info)
+                body += self._consume(node, kind, bool(stages), acc, kv or [cur], has_init, inner, info)
         finally:
             self.private, self.int_vars, self.var_types, self.transients = saved
             self.exit = saved_exit
         if inner.used:
             return None
+        for outer, y, items in reversed(frames):  # each mapcat's loop holds what comes after it
+            outer.append(P.for_(y, items, body))
+            body = outer
         # one position per call form (call_pos numbers a second request for the same form apart)
         places = [self.call_pos(s.form, s.pos) for s in stages]
         if kind != "vector":
@@ -212,23 +234,88 @@ class PipelineEmitter(EmitterBase):
         def eager() -> ast.expr:
             return self._eager(node, kind, stages, places, head_vals, stage_vals, coll_val)
 
-        if kind == "reduce":
-            pre = [P.assign(acc, P.name(head_vals[1]) if has_init else P.name(H.NOTHING))]
-            result: ast.expr = P.name(acc)
+        pre = [P.assign(c, P.const(0)) for c in counters]
+        result: ast.expr = P.name(acc)
+        if kind in ("reduce", "reduce-kv"):
+            pre.append(P.assign(acc, P.name(head_vals[1]) if has_init else P.name(H.NOTHING)))
             if not has_init:  # nothing came through: the eager reduce raises its arity error
                 result = P.ifexp(P.is_not(P.name(acc), P.name(H.NOTHING)), P.name(acc), eager())
+        elif kind in ("some", "every"):
+            pre.append(P.assign(acc, P.const(None if kind == "some" else True)))
         else:
-            pre = [P.assign(acc, P.list_([]))]
+            pre.append(P.assign(acc, P.list_([])))
             result = P.callname(H.VEC, P.name(acc))  # the vector the outermost stage would build
             if kind == "into":  # into the same elements, as a vector like the eager stage's
                 with P.at(places[-1]):
                     result = P.call(self.const(node.value), P.name(head_vals[0]), result)
-        loop = P.for_(x, P.callname(H.PIPE_ITEMS, P.name(coll_val)), body)
+        if kv:  # for k, v in the pairs reduce-kv walks
+            target = P.node(ast.Tuple(elts=[P.store(n) for n in kv], ctx=ast.Store()))
+            loop: ast.stmt = P.node(ast.For(target=target, iter=P.callname(H.KV_PAIRS, P.name(coll_val)),
+                                            body=body, orelse=[]))
+        else:
+            loop = P.for_(x, P.callname(H.PIPE_ITEMS, P.name(coll_val)), body)
         handler = ast.ExceptHandler(type=P.name("Exception"), name=None, body=[P.assign(r, eager())])
         guarded = P.node(ast.Try(body=[*pre, loop, P.assign(r, result)], handlers=[P.node(handler)], orelse=[],
                                  finalbody=[]))
         info.static_refs = True
         return Result(stmts + [guarded], P.name(r))
+
+    def _stage_steps(self, stages: list[ir.BuiltinCall], x: str, counters: list[str], inner: Scope,
+                     info: FnInfo) -> tuple[list[ast.stmt], list[tuple[list[ast.stmt], str, ast.expr]], str]:
+        """Each stage inline on the element ``x``: the loop body so far (the innermost ``mapcat``
+        loop's), the ``mapcat`` loops still to close (the body holding each, its variable and what
+        it walks), and the name of the value that came through."""
+        body: list[ast.stmt] = []
+        frames: list[tuple[list[ast.stmt], str, ast.expr]] = []
+        cur = x
+        for stage in stages:
+            what, indexed = _STAGES[stage.sym]
+            args = [cur]
+            if indexed:
+                counters.append(self.tmp("_ix"))
+                args = [counters[-1], cur]
+            step, value = self._apply(stage.args[0], args, inner, info)
+            body += step
+            if what in ("filter", "remove"):
+                t = self.tmp()
+                truthy = _truthy(P.walrus(t, value))
+                body.append(P.if_(P.not_(truthy) if what == "filter" else truthy, [P.cont()]))
+                continue
+            cur = self.tmp("_x")
+            body.append(P.assign(cur, value))
+            if indexed:
+                body.append(P.assign(args[0], P.binop(P.name(args[0]), ast.Add(), P.const(1))))
+            if what == "keep":  # nil results drop (false stays)
+                body.append(P.if_(P.is_(P.name(cur), P.const(None)), [P.cont()]))
+            elif what == "mapcat":  # each element of the result goes on, as the eager stage's seq_items
+                y = self.tmp("_x")
+                frames.append((body, y, P.callname(H.PIPE_ITEMS, P.name(cur))))
+                body, cur = [], y
+        return body, frames, cur
+
+    def _consume(self, node: ir.BuiltinCall, kind: str, staged: bool, acc: str, came: list[str], has_init: bool,
+                 inner: Scope, info: FnInfo) -> list[ast.stmt]:
+        """What the consumer does with each value that came through (``came``: its name; for
+        ``reduce-kv``, the key's and the value's), accumulating in ``acc``."""
+        cur = came[-1]
+        if kind in ("vector", "into"):  # collect
+            return [P.expr_stmt(P.call(P.attr(P.name(acc), "append"), P.name(cur)))]
+        if kind in ("some", "every"):
+            # Without stages the test stops at its answer, as the eager some/every? does; after
+            # stages it stops testing but the loop goes on, since the eager stages run over every
+            # element (a later one may fail) before some/every? sees the first.
+            step, value = self._apply(node.args[0], [cur], inner, info)
+            t = self.tmp()
+            truthy = _truthy(P.walrus(t, value))
+            stop = [] if staged else [P.brk()]
+            if kind == "some":
+                return [P.if_(P.is_(P.name(acc), P.const(None)), step + [P.if_(truthy, [P.assign(acc, P.name(t)), *stop])])]
+            return [P.if_(P.name(acc), step + [P.if_(P.not_(truthy), [P.assign(acc, P.const(False)), *stop])])]
+        step, value = self._apply(node.args[0], [acc, *came], inner, info)
+        if has_init:
+            return step + [P.assign(acc, value)]
+        # (reduce f coll): the first element is the initial value
+        return [P.if_(P.is_(P.name(acc), P.name(H.NOTHING)), [P.assign(acc, P.name(cur))], step + [P.assign(acc, value)])]
 
     def _apply(self, fn: ir.Node, args: list[str], inner: Scope, info: FnInfo) -> tuple[list[ast.stmt], ast.expr]:
         """``(fn args...)`` inline: a literal's body with its parameters bound to ``args``, or a pure

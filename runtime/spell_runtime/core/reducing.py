@@ -106,17 +106,25 @@ def reductions(D: Any, f: Any, init_or_coll: Any, coll: Any = ABSENT) -> Any:
     return pvector(out)
 
 
+def kv_pairs(coll: Any) -> Any:
+    """What ``reduce-kv`` walks: a map's (key, value) pairs, a vector's (index, element) pairs,
+    nothing for nil; the IKVReduce host error otherwise. Shared with the inline ``reduce-kv`` of
+    compiled code (``spellc.emit.pipelines``), so both walk the same pairs."""
+    if coll is None:
+        return ()
+    if isinstance(coll, SpellMap):
+        return coll.items()
+    if (t := type(coll)) is PVector or t is LineVector or t is VectorView:
+        return enumerate(coll)
+    raise HostError("No implementation of method: :kv-reduce of protocol: "
+                    "#'clojure.core.protocols/IKVReduce found for class: " + class_name(coll))
+
+
 @builtin("reduce-kv", env=True, host="reduce-kv")
 def reduce_kv(D: Any, f: Any, init: Any, coll: Any) -> Any:
+    pairs = kv_pairs(coll)
     if coll is None:
         return init
-    if isinstance(coll, SpellMap):
-        pairs: Any = coll.items()
-    elif (t := type(coll)) is PVector or t is LineVector or t is VectorView:
-        pairs = enumerate(coll)
-    else:
-        raise HostError("No implementation of method: :kv-reduce of protocol: "
-                        "#'clojure.core.protocols/IKVReduce found for class: " + class_name(coll))
     g = caller(D, f, 3)
     acc = init
     for k, v in pairs:
