@@ -78,8 +78,6 @@ on or not by its truthiness), and whether the function also gets the element's i
 stage's input."""
 _TESTS = {Symbol("some"): "some", Symbol("every?"): "every"}
 """Consumers that test each element with a predicate: the first truthy value / all truthy."""
-_FOLDS = frozenset({Symbol("+"), Symbol("*")})
-"""Builtins that may reduce: their native operation never yields a ``reduced`` value."""
 _VALUE_OPS = frozenset({"add", "sub", "mul", "inc", "dec", "neg", "assoc", "conj"})
 """Native operations whose result is never a ``reduced`` value."""
 _REFUSED = (ir.Def, ir.Quine, ir.Try, ir.Recur, ir.Throw, ir.Fail, ir.Fn, ir.Reopen, ir.SubUnits, ir.Call)
@@ -148,8 +146,8 @@ def pipeline_of(node: ir.BuiltinCall) -> Optional[Pipeline]:
     if node.sym is _S_REDUCE and len(node.args) in (2, 3):
         f = node.args[0]
         literal_head = reducing_literal(f)
-        if not (literal_head or type(f) is ir.BuiltinRef and f.sym in _FOLDS):
-            return None
+        if not literal_head:
+            return None  # a builtin fold: the chain fuses as the value, reduce's whole-vector path folds it
         kind, found = "reduce", _stages(node.args[-1])
     elif node.sym is _S_REDUCE_KV and len(node.args) == 3:
         if not reducing_literal(node.args[0], 3):
@@ -274,6 +272,13 @@ class PipelineEmitter(EmitterBase):
             if indexed:
                 counters.append(self.tmp("_ix"))
                 args = [counters[-1], cur]
+            spread = self._spread(stage.args[0], cur, inner, info) if what == "mapcat" else None
+            if spread is not None:  # each element of the literal vector goes on: no vector is built
+                y = self.tmp("_x")
+                body += spread[0]
+                frames.append((body, y, spread[1]))
+                body, cur = [], y
+                continue
             step, value = self._apply(stage.args[0], args, inner, info)
             body += step
             if what in ("filter", "remove"):
@@ -292,6 +297,21 @@ class PipelineEmitter(EmitterBase):
                 frames.append((body, y, P.callname(H.PIPE_ITEMS, P.name(cur))))
                 body, cur = [], y
         return body, frames, cur
+
+    def _spread(self, fn: ir.Node, arg: str, inner: Scope, info: FnInfo) -> Optional[tuple[list[ast.stmt], ast.expr]]:
+        """A ``mapcat`` literal whose whole body is a vector literal ``(fn [x] [a b])``: its elements
+        inline, as a tuple to walk (the vector itself is never seen: it only feeds the stage)."""
+        if type(fn) is not ir.Fn or fn.body is None:
+            return None
+        seq = fn.body.body
+        if type(seq) is not ir.Seq or len(seq.body) != 1 or type(seq.body[0]) is not ir.VectorLit:
+            return None
+        outer, self.private = self.private, {**self.private, fn.body.params[0]: arg}
+        try:
+            stmts, items = self.exprs_in_order(seq.body[0].items, inner, info)
+        finally:
+            self.private = outer
+        return stmts, P.tuple_(items)
 
     def _consume(self, node: ir.BuiltinCall, kind: str, staged: bool, acc: str, came: list[str], has_init: bool,
                  inner: Scope, info: FnInfo) -> list[ast.stmt]:
