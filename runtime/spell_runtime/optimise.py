@@ -36,8 +36,10 @@ The transformations, each with its legality argument written where it is done:
   longs (perhaps only longs ``>= 0``) frozen with that fact recorded for ``reduce`` —
   ``spellc.analyze.elements`` and ``spell_runtime.core.longvecs``;
 * ``reduce`` with a literal function as a loop in the caller, maps built in a transient —
-  ``spellc.emit.fastpaths``; ``reduce`` over ``map``/``filter``/``remove`` stages with pure
-  functions (also under ``into``, or as the value) fused into one loop — ``spellc.emit.pipelines``;
+  ``spellc.emit.fastpaths``; ``map``/``filter``/``remove``/``keep``/``keep-indexed``/
+  ``map-indexed``/``mapcat`` stages with pure functions fused into one loop under ``reduce`` with
+  a literal fn, ``into``, ``some``, ``every?`` (these two also over a collection alone), or as the
+  value, and ``reduce-kv`` with a literal fn as a loop in the caller — ``spellc.emit.pipelines``;
 * large maps frozen from a transient indexed by a plain dict until first written —
   ``spell_runtime.data.hashmap`` (``_index``);
 * ``(get m :k)`` reading a small map's dict inline — ``spellc.emit.natives._small_map_get``;

@@ -1,12 +1,13 @@
 """``(reduce f init (map g (filter p coll)))`` and friends fused into one loop in the caller (issue 13 item 4).
 
-``map``, ``filter`` and ``remove`` are eager in Spell: each stage builds a whole vector, and
-each element goes through the generic call path of its function. When the intermediate
-vectors are never bound (they are arguments of the next stage, so nothing but that stage can
-see them) and every function is *pure* — a literal ``fn`` whose body is private and calls
-nothing (``analyze.privacy``, as for ``emit.fastpaths``), or a core builtin from the pure,
-env-free set — the whole pipeline can run as one Python ``for`` over the innermost
-collection, each function inline::
+``map``, ``filter`` and the other sequence functions are eager in Spell (language.md §14.7):
+each stage builds a whole vector, and each element goes through the generic call path of its
+function. When the intermediate vectors are never bound (they are arguments of the next stage,
+so nothing but that stage can see them) and every function is *pure* — a literal ``fn`` whose
+body is private (``analyze.privacy``, as for ``emit.fastpaths``) and calls nothing but
+deterministic, effect-free core builtins (``purity.PURE_FUNCTIONS``), or such a builtin itself —
+the whole pipeline can run as one Python ``for`` over the innermost collection, each function
+inline::
 
     f_val, init, g_val, p_val, coll = ...                 # evaluated once, in source order
     try:
@@ -19,13 +20,26 @@ collection, each function inline::
     except Exception:
         r = reduce(D, f_val, init, map(D, g_val, filter(D, p_val, coll)))   # the eager path
 
-Which pipelines: a chain of ``map``, ``filter`` or ``remove`` calls of two arguments, consumed
-by a ``reduce`` (two or three arguments; the reducing function ``+``, ``*`` or a literal ``fn``
-as ``fastpaths`` inlines it), by ``(into to chain)`` (the loop collects the values, and ``into``
-gets them as the vector the outermost stage would have built), or by nothing (the chain's own
-vector is the value: the loop collects it). At least one function of the whole pipeline must be
-a literal ``fn``: with only pure builtins the runtime's whole-vector paths
-(``spell_runtime.core.bulk``) are already as fast.
+The stages (``_STAGES``), each a call of two arguments: ``map``, ``filter``, ``remove``;
+``keep`` (a nil result drops the element, ``false`` stays); ``map-indexed`` and ``keep-indexed``
+(a counter per stage gives its function the index of each element *entering* that stage);
+``mapcat`` (a nested ``for`` over ``_pipe_items`` of each result — what the eager ``mapcat``
+concatenates — holding the stages after it; a literal whose whole body is a vector literal,
+``(fn [x] [a b])``, walks its elements as a tuple and builds no vector).
+
+The consumers: ``(reduce f [init] chain)`` with a literal ``f`` as ``fastpaths`` inlines it (a
+builtin fold such as ``+`` is left to ``reduce``: the chain fuses as its argument, and
+``reduce``'s whole-vector path ``core.bulk`` is as fast); ``(into to chain)`` (the loop collects
+the values and ``into`` gets them as the vector the outermost stage would have built);
+``(some pred chain)`` and ``(every? pred chain)``, with a pure predicate, over a chain or — when
+the predicate is a literal — over a collection alone; ``(reduce-kv f init coll)`` with a literal
+``f`` of three parameters (no stages: the loop walks ``core.reducing.kv_pairs``, the pairs
+``reduce-kv`` itself walks); or nothing (the chain's own vector is the value: the loop collects
+it). At least one function of the whole pipeline must be a literal ``fn``: with only pure
+builtins the runtime's whole-vector paths (``spell_runtime.core.bulk``) are already as fast.
+Other consumers (``first``, ``count``, ``vec``, ``frequencies``, ``group-by``...) get the fused
+chain as their argument. ``map`` of several collections is an arity error in Spell (§14.7 Δ),
+so no such stage exists to fuse.
 
 Legality (why no Spell program can tell):
 
@@ -33,19 +47,28 @@ Legality (why no Spell program can tell):
   eager pipeline (stage by stage, element by element: the functions are pure, so running them
   interleaved rather than stage after stage cannot be seen); ``_pipe_items`` is the innermost
   stage's own iteration (``seq_items``), and each later stage iterates the vector the previous
-  one built, which holds exactly the values passed on here. The function values and the
-  collection are evaluated once, before the loop, in the order the calls evaluate them.
+  one built, which holds exactly the values passed on here (``mapcat``: the elements of each
+  result, in ``seq_items`` order, as its ``extend`` does; an indexed stage: its input's
+  positions, counted where its input arrives). The function values and the collection are
+  evaluated once, before the loop, in the order the calls evaluate them.
 * *Same failures.* Any exception abandons the loop and runs the eager pipeline from the start
   on the already-evaluated values, which raises the exact error, message, env and position
   (each stage's call keeps its own call form). Running pure functions a second time is
-  unobservable: the bodies call nothing, and ``def``, ``try``, ``recur``, ``throw`` and
-  env-taking builtins are refused.
-* *No early stop.* ``reduce`` stops at a ``reduced`` value; the reducing function's value is an
-  arithmetic result (or, for a literal, a value operation as ``fastpaths`` requires), which
-  never is one. ``map`` and ``filter`` do not stop.
-* *Nothing bound is skipped.* The intermediate vectors exist only as arguments; the fused loop
-  builds none, and a program has no way to ask for them. The last one, where it is the value or
-  ``into``'s argument, is built from the same elements in the same order (``_vec``).
+  unobservable: the bodies call only deterministic core builtins without effects (not
+  ``gensym``, whose counter would show the second run, nor ``rand-int``), and ``def``, ``try``,
+  ``recur``, ``throw``, nested ``fn``s, unknown calls and env-taking builtins are refused.
+  Deadline interrupts are ``BaseException`` subclasses and pass straight through.
+* *Stopping where the eager path stops.* Nothing is lazy in Spell, so the only early stops are
+  ``reduced`` and ``some``/``every?``. ``reduce``'s literal function has an arithmetic,
+  ``assoc`` or ``conj`` value, which never is ``reduced`` (``reducing_literal``); so has
+  ``reduce-kv``'s. ``some``/``every?`` over a collection stop at their answer (``break``) as the
+  eager ones do; over a chain they stop *testing* at the answer, but the loop runs on, because
+  the eager stages run over every element — a later element's failure is still raised — before
+  ``some``/``every?`` see the first.
+* *Nothing bound is skipped.* The intermediate vectors (and a ``mapcat`` function's vectors)
+  exist only as arguments; the fused loop builds none, and a program has no way to ask for
+  them. The last one, where it is the value or ``into``'s argument, is built from the same
+  elements in the same order (``_vec``).
 """
 
 from __future__ import annotations
