@@ -61,6 +61,13 @@ def py_some_chain() -> bool:
     return any(y > 2 * N - 3 for y in [2 * x for x in range(N)])
 
 
+def py_group_by() -> dict[int, list[int]]:
+    groups: dict[int, list[int]] = {}
+    for x in range(N):
+        groups.setdefault(x % 3, []).append(x)
+    return groups
+
+
 def py_reduce_kv() -> int:
     m = {k: k for k in range(10_000)}
     return sum(v for _, v in m.items())
@@ -80,6 +87,7 @@ ROWS: list[tuple[str, str, str, Callable[[], Any]]] = [
     ("every? (fn) range 10^5", "nil", "(every? (fn [x] (< x %d)) (range %d))" % (N, N), py_every),
     ("some (fn) map (fn) range 10^5", "nil",
      "(some (fn [x] (> x %d)) (map (fn [x] (* 2 x)) (range %d)))" % (2 * N - 3, N), py_some_chain),
+    ("group-by (fn) range 10^5", "nil", "(group-by (fn [x] (mod x 3)) (range %d))" % N, py_group_by),
     ("reduce-kv (fn) map 10^4", "(def m (zipmap (range 10000) (range 10000)))",
      "(reduce-kv (fn [a k v] (+ a v)) 0 m)", py_reduce_kv),
 ]

@@ -108,6 +108,7 @@ class H:
     VEC_LONGS: Final = "_vec_longs"
     PIPE_ITEMS: Final = "_pipe_items"
     KV_PAIRS: Final = "_kv_pairs"
+    GROUPED: Final = "_grouped"
 
     @staticmethod
     def op(name: str) -> str:
@@ -177,7 +178,7 @@ def compiled_namespace() -> dict[str, Any]:
         H.APPLY_PUB: published.apply_published, H.MACRO_CALL_PUB: published.macro_call_published,
         H.MACRO_PUB: published.macro_call_published_into,
         H.TO_LIST: published.to_list, H.REDUCE_ITEMS: inline.reduce_items, H.ASSOC_PAIRS: inline.assoc_pairs,
-        H.VEC_LONGS: longvecs.vec_of_longs, H.PIPE_ITEMS: seqs.seq_items, H.KV_PAIRS: kv_pairs,
+        H.VEC_LONGS: longvecs.vec_of_longs, H.PIPE_ITEMS: seqs.seq_items, H.KV_PAIRS: kv_pairs, H.GROUPED: colls.grouped,
         "_op_add": num.add, "_op_sub": num.sub, "_op_mul": num.mul, "_op_lt": num.lt, "_op_gt": num.gt,
         "_op_le": num.le, "_op_ge": num.ge, "_op_inc": num.inc, "_op_dec": num.dec, "_op_neg": num.neg,
         "_op_zero": num.is_zero, "_op_pos": num.is_pos, "_op_negp": num.is_neg,

@@ -38,8 +38,9 @@ The transformations, each with its legality argument written where it is done:
 * ``reduce`` with a literal function as a loop in the caller, maps built in a transient —
   ``spellc.emit.fastpaths``; ``map``/``filter``/``remove``/``keep``/``keep-indexed``/
   ``map-indexed``/``mapcat`` stages with pure functions fused into one loop under ``reduce`` with
-  a literal fn, ``into``, ``some``, ``every?`` (these two also over a collection alone), or as the
-  value, and ``reduce-kv`` with a literal fn as a loop in the caller — ``spellc.emit.pipelines``;
+  a literal fn, ``into``, ``some``, ``every?``, ``group-by`` (these three also over a collection
+  alone), or as the value, and ``reduce-kv`` with a literal fn as a loop in the caller —
+  ``spellc.emit.pipelines``;
 * large maps frozen from a transient indexed by a plain dict until first written —
   ``spell_runtime.data.hashmap`` (``_index``);
 * ``(get m :k)`` reading a small map's dict inline — ``spellc.emit.natives._small_map_get``;

@@ -31,13 +31,15 @@ The consumers: ``(reduce f [init] chain)`` with a literal ``f`` as ``fastpaths``
 builtin fold such as ``+`` is left to ``reduce``: the chain fuses as its argument, and
 ``reduce``'s whole-vector path ``core.bulk`` is as fast); ``(into to chain)`` (the loop collects
 the values and ``into`` gets them as the vector the outermost stage would have built);
-``(some pred chain)`` and ``(every? pred chain)``, with a pure predicate, over a chain or — when
-the predicate is a literal — over a collection alone; ``(reduce-kv f init coll)`` with a literal
+``(some pred chain)``, ``(every? pred chain)`` and ``(group-by f chain)``, with a pure function,
+over a chain or — when the function is a literal — over a collection alone (``group-by``: the loop
+collects (key, element) pairs and ``core.colls.grouped``, the eager ``group-by``'s own second
+half, groups them); ``(reduce-kv f init coll)`` with a literal
 ``f`` of three parameters (no stages: the loop walks ``core.reducing.kv_pairs``, the pairs
 ``reduce-kv`` itself walks); or nothing (the chain's own vector is the value: the loop collects
 it). At least one function of the whole pipeline must be a literal ``fn``: with only pure
 builtins the runtime's whole-vector paths (``spell_runtime.core.bulk``) are already as fast.
-Other consumers (``first``, ``count``, ``vec``, ``frequencies``, ``group-by``...) get the fused
+Other consumers (``first``, ``count``, ``vec``, ``frequencies``...) get the fused
 chain as their argument. ``map`` of several collections is an arity error in Spell (§14.7 Δ),
 so no such stage exists to fuse.
 
@@ -61,7 +63,7 @@ Legality (why no Spell program can tell):
 * *Stopping where the eager path stops.* Nothing is lazy in Spell, so the only early stops are
   ``reduced`` and ``some``/``every?``. ``reduce``'s literal function has an arithmetic,
   ``assoc`` or ``conj`` value, which never is ``reduced`` (``reducing_literal``); so has
-  ``reduce-kv``'s. ``some``/``every?`` over a collection stop at their answer (``break``) as the
+  ``reduce-kv``'s. ``group-by`` never stops. ``some``/``every?`` over a collection stop at their answer (``break``) as the
   eager ones do; over a chain they stop *testing* at the answer, but the loop runs on, because
   the eager stages run over every element — a later element's failure is still raised — before
   ``some``/``every?`` see the first.
@@ -99,8 +101,9 @@ _STAGES: dict[Symbol, tuple[str, bool]] = {
 it on unless nil, ``mapcat`` passes on each of its elements, ``filter``/``remove`` pass the element
 on or not by its truthiness), and whether the function also gets the element's index in the
 stage's input."""
-_TESTS = {Symbol("some"): "some", Symbol("every?"): "every"}
-"""Consumers that test each element with a predicate: the first truthy value / all truthy."""
+_TESTS = {Symbol("some"): "some", Symbol("every?"): "every", Symbol("group-by"): "group"}
+"""Consumers that apply a function of one argument to each element: the first truthy value / all
+truthy / the elements grouped by the function's value."""
 _VALUE_OPS = frozenset({"add", "sub", "mul", "inc", "dec", "neg", "assoc", "conj"})
 """Native operations whose result is never a ``reduced`` value."""
 _REFUSED = (ir.Def, ir.Quine, ir.Try, ir.Recur, ir.Throw, ir.Fail, ir.Fn, ir.Reopen, ir.SubUnits, ir.Call)
@@ -191,7 +194,7 @@ def pipeline_of(node: ir.BuiltinCall) -> Optional[Pipeline]:
     if found is None:
         return None
     stages, coll = found
-    if not stages and not (literal_head and kind in ("some", "every")):
+    if not stages and not (literal_head and kind in ("some", "every", "group")):
         return None  # reduce with a literal alone is fastpaths' (its transient maps)
     if not (literal_head or any(type(s.args[0]) is ir.Fn for s in stages)):
         return None  # only pure builtins: core.bulk's whole-vector paths are as fast
@@ -263,6 +266,9 @@ class PipelineEmitter(EmitterBase):
                 result = P.ifexp(P.is_not(P.name(acc), P.name(H.NOTHING)), P.name(acc), eager())
         elif kind in ("some", "every"):
             pre.append(P.assign(acc, P.const(None if kind == "some" else True)))
+        elif kind == "group":  # (key, element) pairs, grouped as group-by groups them
+            pre.append(P.assign(acc, P.list_([])))
+            result = P.callname(H.GROUPED, P.name(acc))
         else:
             pre.append(P.assign(acc, P.list_([])))
             result = P.callname(H.VEC, P.name(acc))  # the vector the outermost stage would build
@@ -343,6 +349,9 @@ class PipelineEmitter(EmitterBase):
         cur = came[-1]
         if kind in ("vector", "into"):  # collect
             return [P.expr_stmt(P.call(P.attr(P.name(acc), "append"), P.name(cur)))]
+        if kind == "group":
+            step, value = self._apply(node.args[0], [cur], inner, info)
+            return step + [P.expr_stmt(P.call(P.attr(P.name(acc), "append"), P.tuple_([value, P.name(cur)])))]
         if kind in ("some", "every"):
             # Without stages the test stops at its answer, as the eager some/every? does; after
             # stages it stops testing but the loop goes on, since the eager stages run over every

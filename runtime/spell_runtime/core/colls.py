@@ -16,6 +16,7 @@ Host error texts are the JVM's (``contains? not supported on type: ...``, the
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -345,9 +346,15 @@ def frequencies(coll: Any) -> SpellMap:
 @builtin("group-by", env=True, host="group-by")
 def group_by(D: Any, f: Any, coll: Any) -> SpellMap:
     g = caller(D, f, 1)
+    return grouped((g(x), x) for x in seq_items(coll))
+
+
+def grouped(pairs: Iterable[tuple[Any, Any]]) -> SpellMap:
+    """``group-by``'s map from its (key, element) pairs, in order: each key's first spelling, its
+    elements in a vector, keys in order of first occurrence. Shared with the inline ``group-by``
+    of compiled code (``spellc.emit.pipelines``), so both build the same map."""
     groups: dict[Any, tuple[Any, list[Any]]] = {}
-    for x in seq_items(coll):
-        k = g(x)
+    for k, x in pairs:
         nk = normkey(k)
         grp = groups.get(nk)
         if grp is None:

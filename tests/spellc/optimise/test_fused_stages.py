@@ -1,7 +1,7 @@
 """The fused stages and consumers beyond ``map``/``filter``/``remove`` under ``reduce``/``into``
 (issue 13 item 4: ``emit.pipelines``): ``keep``, ``keep-indexed``, ``map-indexed`` and ``mapcat``
-stages; ``some`` and ``every?`` consuming a chain (or a collection, with a literal predicate); and
-``reduce-kv`` with a literal function.
+stages; ``some``, ``every?`` and ``group-by`` consuming a chain (or a collection, with a literal
+function); and ``reduce-kv`` with a literal function.
 
 Each case must agree with the eager path, optimisations on and off, in value, error message, env,
 ``:expr``, trace and position: failures in every stage and in the consumer, a failure *after*
@@ -30,7 +30,7 @@ LONG_MIN = -(2**63)
 def core_static() -> Iterator[None]:
     yield from static_core_names("reduce", "reduce-kv", "map", "filter", "remove", "keep", "keep-indexed",
                                  "map-indexed", "mapcat", "some", "every?", "into", "+", "*", "inc", "even?",
-                                 "odd?", "range", "nil?", "str", "count", "-", "vector", "first", "vec")
+                                 "odd?", "range", "nil?", "str", "count", "-", "vector", "first", "vec", "group-by", "mod")
 
 
 def fused(text: str) -> bool:
@@ -51,6 +51,9 @@ def fused(text: str) -> bool:
     ("(some even? (map (fn [x] (inc x)) [1 2]))", True),
     ("(some even? [1 2])", False),  # nothing inline to gain
     ("(some even? (map inc [1 2]))", False),  # builtins only
+    ("(group-by (fn [x] (mod x 3)) [1 2])", True),  # a literal key function alone
+    ("(group-by odd? (keep (fn [x] x) [1 2]))", True),
+    ("(group-by odd? [1 2])", False),
     ("(reduce-kv (fn [a k v] (+ a v)) 0 {:a 1})", True),
     ("(reduce-kv (fn [a k v] (if (> v 1) (reduced a) (+ a v))) 0 {:a 1})", False),  # may stop early
     ("(reduce-kv (fn [a k v] (f a v)) 0 {:a 1})", False),  # calls something
@@ -117,6 +120,17 @@ def test_which_pipelines_are_fused(text: str, is_fused: bool) -> None:
     "(every? (fn [x] (< x 3)) (map (fn [x] (inc x)) [5 nil]))",  # the map fails at nil
     "(every? odd? (keep (fn [x] (if (pos? x) x)) [1 -2 3]))",
     "(every? (fn [x] x) [1 false])",
+    # group-by: keys by Spell equality, each key's first spelling, groups in order of first occurrence
+    "(group-by (fn [x] (mod x 3)) (range 10))",
+    "(group-by (fn [x] x) [1 1.0 1N [1] (list 1) nil false nil])",
+    "(group-by (fn [x] (count x)) [\"a\" \"bb\" \"c\" \"\"])",
+    "(group-by (fn [e] (second e)) {:a 1 :b 2 :c 1})",
+    "(group-by (fn [x] (inc x)) [1 nil])",
+    "(group-by (fn [x] (inc x)) nil)",
+    "(group-by (fn [x] (inc x)) 7)",
+    "(group-by odd? (map (fn [x] (* x 3)) [1 2 3]))",
+    "(group-by (fn [x] (< x 3)) (mapcat (fn [x] [x (inc x)]) [1 2 3]))",
+    "(group-by (fn [x] (> x 0)) (map (fn [x] (inc x)) [1 %d]))" % LONG_MAX,
     # reduce-kv over maps, vectors (index as key), nil; other collections fail as the eager one
     "(reduce-kv (fn [a k v] (+ a v)) 0 {:a 1 :b 2})",
     "(reduce-kv (fn [a k v] (assoc a v k)) {} {:a 1 :b 2})",
@@ -178,7 +192,8 @@ def test_generated_chains_agree(elems: list[str], kinds: list[str], pred: str, b
     for kind in kinds:
         fn = data.draw(two_arg if "indexed" in kind else spread if kind == "mapcat" else one_arg)
         coll = "(%s %s %s)" % (kind, fn, coll)
-    for consumer in ("%s", "(reduce + %s)", "(into [] %s)", "(some %s %%s)" % pred, "(every? %s %%s)" % pred):
+    for consumer in ("%s", "(reduce + %s)", "(into [] %s)", "(some %s %%s)" % pred, "(every? %s %%s)" % pred,
+                     "(group-by %s %%s)" % pred):
         agree("(let [big %d] %s)" % (big, consumer % coll))
 
 
