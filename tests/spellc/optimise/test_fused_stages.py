@@ -151,6 +151,13 @@ def test_which_pipelines_are_fused(text: str, is_fused: bool) -> None:
     "(defn f [n] (reduce-kv (fn [a k v] (+ a (* n v))) 0 {:a 1 :b 2})) (f 3)",
     "(defn f [n] (some (fn [x] (if (> x n) x)) (mapcat (fn [x] [x (* x n)]) (range 5)))) (f 3)",
     "(loop [i 0 acc []] (if (< i 3) (recur (inc i) (conj acc (some (fn [x] (if (> x i) x)) [0 1 2 3]))) acc))",
+    # free names read dynamically: a def, and a let of the caller's caller (functions are not closures)
+    "(def k 2) (keep (fn [x] (if (> x k) x)) [1 5])",
+    "(defn f [] (keep (fn [x] (if (> x k) x)) [1 5])) (let [k 2] (f))",
+    "(defn f [] (some (fn [x] (if (> x k) x)) [1 5])) (f)",  # k unbound: the eager error
+    "(defn g [k] (reduce-kv (fn [a i v] (+ a (* k v))) 0 [1 2])) (g 10)",
+    # reduced in a reduce over a fused chain: the reduce is not inlined, the chain still fuses
+    "(reduce (fn [a x] (if (> a 3) (reduced a) (+ a x))) 0 (keep (fn [x] x) [1 nil 2 3 4]))",
     # functions the fusion leaves alone still agree
     "(map (fn [x y] (+ x y)) [1 2] [3 4])",
     "(some (fn [x] (loop [i x] (if (> i 0) (recur (dec i)) i))) [1 2])",
@@ -206,3 +213,15 @@ def test_generated_reduce_kv_agrees(entries: list[tuple[str, str]], big: int, f:
     m = "{%s}" % " ".join("%s %s" % kv for kv in dict(entries).items())
     agree("(let [big %d] (reduce-kv %s %s %s))" % (big, f, init, m))
     agree("(let [big %d] (reduce-kv %s %s [%s]))" % (big, f, init, " ".join(v for _, v in entries)))
+
+
+@pytest.mark.parametrize("text", [
+    "(some (fn [x] (> x 1)) (mapcat (fn [x] [x x]) (mapcat (fn [x] [x]) (keep (fn [x] x) [1 2]))))",
+    "(group-by (fn [x] x) (mapcat (fn [x] (vector x)) (map-indexed (fn [i x] i) [1 2])))",
+])
+def test_deep_in_nested_blocks_the_pipeline_stays_unfused_and_compiles(text: str) -> None:
+    for depth in (0, *range(12, 26)):  # each let + try opens blocks; CPython refuses more than 20 nested
+        nested = text
+        for i in range(depth):
+            nested = "(let [a%d %d] (try %s))" % (i, i, nested)
+        assert agree(nested)[0] == "ok"
