@@ -156,6 +156,11 @@ def test_which_pipelines_are_fused(text: str, is_fused: bool) -> None:
     "(defn f [] (keep (fn [x] (if (> x k) x)) [1 5])) (let [k 2] (f))",
     "(defn f [] (some (fn [x] (if (> x k) x)) [1 5])) (f)",  # k unbound: the eager error
     "(defn g [k] (reduce-kv (fn [a i v] (+ a (* k v))) 0 [1 2])) (g 10)",
+    # loop variables (Python locals, typed long) read by the inline bodies
+    "(loop [i 0 acc []] (if (< i 3) (recur (inc i) (into acc (keep (fn [x] (if (> x i) (+ x i))) [0 1 2]))) acc))",
+    "(loop [i 0 n 0] (if (< i 4) (recur (inc i) (+ n (count (mapcat (fn [x] [x i]) (range i))))) n))",
+    "(loop [i %d acc []] (if (< i %d) (recur (inc i) (conj acc (every? (fn [x] (< x i)) [0 1]))) acc))" % (
+        LONG_MAX - 2, LONG_MAX),
     # reduced in a reduce over a fused chain: the reduce is not inlined, the chain still fuses
     "(reduce (fn [a x] (if (> a 3) (reduced a) (+ a x))) 0 (keep (fn [x] x) [1 nil 2 3 4]))",
     # functions the fusion leaves alone still agree
