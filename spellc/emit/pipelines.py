@@ -101,7 +101,7 @@ _STAGES: dict[Symbol, tuple[str, bool]] = {
 it on unless nil, ``mapcat`` passes on each of its elements, ``filter``/``remove`` pass the element
 on or not by its truthiness), and whether the function also gets the element's index in the
 stage's input."""
-_TESTS = {Symbol("some"): "some", Symbol("every?"): "every", Symbol("group-by"): "group"}
+_PER_ELEMENT = {Symbol("some"): "some", Symbol("every?"): "every", Symbol("group-by"): "group"}
 """Consumers that apply a function of one argument to each element: the first truthy value / all
 truthy / the elements grouped by the function's value."""
 _VALUE_OPS = frozenset({"add", "sub", "mul", "inc", "dec", "neg", "assoc", "conj"})
@@ -145,8 +145,8 @@ def _pure_builtin(f: Any, arity: int) -> bool:
 
 
 Pipeline = tuple[str, list[ir.BuiltinCall], ir.Node]
-"""(what consumes the stages: "reduce", "reduce-kv", "into", "some", "every" or "vector"; the
-stages, innermost first; the innermost collection)."""
+"""(what consumes the stages: "reduce", "reduce-kv", "into", "some", "every", "group" or
+"vector"; the stages, innermost first; the innermost collection)."""
 
 
 def _stages(coll: ir.Node) -> Optional[tuple[list[ir.BuiltinCall], ir.Node]]:
@@ -165,9 +165,9 @@ def _stages(coll: ir.Node) -> Optional[tuple[list[ir.BuiltinCall], ir.Node]]:
 
 
 def pipeline_of(node: ir.BuiltinCall) -> Optional[Pipeline]:
-    """How ``node`` fuses (see the module docstring), or None: a ``reduce``, ``into``, ``some`` or
-    ``every?`` of a stage chain, the outermost stage of a chain whose vector is the value, or a
-    ``reduce-kv`` with a literal function."""
+    """How ``node`` fuses (see the module docstring), or None: a ``reduce``, ``into``, ``some``,
+    ``every?`` or ``group-by`` of a stage chain, the outermost stage of a chain whose vector is the
+    value, or a ``reduce-kv`` with a literal function."""
     literal_head = False  # the consumer's own function is a literal run inline
     if node.sym is _S_REDUCE and len(node.args) in (2, 3):
         f = node.args[0]
@@ -179,12 +179,12 @@ def pipeline_of(node: ir.BuiltinCall) -> Optional[Pipeline]:
         if not reducing_literal(node.args[0], 3):
             return None
         return "reduce-kv", [], node.args[2]  # pairs, not elements: no stage fuses under it
-    elif node.sym in _TESTS and len(node.args) == 2:
+    elif node.sym in _PER_ELEMENT and len(node.args) == 2:
         pred = node.args[0]
         literal_head = _pure_literal(pred, 1)
         if not (literal_head or _pure_builtin(pred, 1)):
             return None
-        kind, found = _TESTS[node.sym], _stages(node.args[1])
+        kind, found = _PER_ELEMENT[node.sym], _stages(node.args[1])
     elif node.sym is _S_INTO and len(node.args) == 2:
         kind, found = "into", _stages(node.args[1])
     elif node.sym in _STAGES:
@@ -216,7 +216,7 @@ class PipelineEmitter(EmitterBase):
             return None
         kind, stages, coll = found
         loops = 2 + sum(_STAGES[s.sym][0] == "mapcat" for s in stages)  # try and for; a for per mapcat
-        ifs = len(stages) + 2  # an if per filter or keep; some/every?: two
+        ifs = len(stages) + 2  # an if per filter or keep; the consumer's (some/every?): two
         if self.blocks + loops + 1 > BLOCK_BUDGET or self.indent + loops + 1 + ifs > INDENT_BUDGET:
             return None  # deep in nested blocks already: the plain calls open none (base.BLOCK_BUDGET)
         head: list[ir.Node] = list(node.args[:-1]) if kind != "vector" else []  # reduce: f, init; into: to
