@@ -22,7 +22,6 @@ The error's own position is found the same way by the first handler that sees it
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from types import CodeType, TracebackType
 from typing import Any, Optional
 
@@ -40,26 +39,56 @@ _site_cache: dict[tuple[int, int], tuple[CodeType, tuple[Any, Any, Any]]] = {}
 sites tens of thousands of times while it unwinds."""
 
 
-@dataclass(slots=True)
 class CallSite:
-    """One Spell function body an error left (``SpellError.frames``, innermost first)."""
+    """One Spell function body an error left (``SpellError.frames``, innermost first).
+
+    A plain slotted class rather than a ``@dataclass``: ``dataclasses`` imports ``inspect``
+    (about 8 ms), start-up that every ``spellc eval`` paid for this one record (issue 12.4).
+    Equality and ``repr`` are field by field, as the dataclass's were.
+    """
+
+    __slots__ = ("head", "fn_form", "position", "source", "via", "pending", "repeat", "name")
 
     head: Any
     """The call's head form for a directly applied function (as in ``:trace``); None when a builtin called it."""
     fn_form: Any
     """The ``(fn ...)`` form whose body failed (its name and position), or None."""
-    position: Optional[Position] = None
+    position: Optional[Position]
     """Where the call stands: the call form, or the builtin call (``(map f xs)``) that applied the fn."""
-    source: Optional[str] = None
+    source: Optional[str]
     """The source name of ``position`` (a file name, ``<eval>``, ``<completion>``)."""
-    via: Any = None
+    via: Any
     """For a builtin-applied fn, the head of the builtin call (``map``), when known."""
-    pending: bool = True
+    pending: bool
     """Not yet seen by the caller's handler."""
-    repeat: int = 1
+    repeat: int
     """How many times this same frame occurs here in a row (recursion is folded as it unwinds)."""
-    name: Any = None
+    name: Any
     """For a builtin-applied fn: the symbol the builtin call passed it by (``bad`` in ``(map bad xs)``)."""
+
+    def __init__(self, head: Any, fn_form: Any, position: Optional[Position] = None, source: Optional[str] = None,
+                 via: Any = None, pending: bool = True, repeat: int = 1, name: Any = None) -> None:
+        self.head = head
+        self.fn_form = fn_form
+        self.position = position
+        self.source = source
+        self.via = via
+        self.pending = pending
+        self.repeat = repeat
+        self.name = name
+
+    def _fields(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, slot) for slot in CallSite.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not CallSite:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass was
+
+    def __repr__(self) -> str:
+        return "CallSite(%s)" % ", ".join("%s=%r" % (slot, getattr(self, slot)) for slot in CallSite.__slots__)
 
 
 def raw_position(tb: Optional[TracebackType]) -> Optional[tuple[Any, ...]]:

@@ -33,7 +33,6 @@ generated module does not (its positions are the module's), so its loader suppli
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Final, Optional
 
@@ -101,14 +100,26 @@ class LazyTable(dict[Any, Any]):
 Span = tuple[int, int, int, int]
 
 
-@dataclass(frozen=True)
 class LibraryFile:
-    """How errors in one compiled library file are reported."""
+    """How errors in one compiled library file are reported.
+
+    A plain slotted class rather than a ``@dataclass``: ``dataclasses`` imports ``inspect``, start-up
+    that every ``spellc eval`` would pay for this one record (issue 12.4).
+    """
+
+    __slots__ = ("display", "locate")
 
     display: str
     """The name errors give (``lib/tally.spl``)."""
-    locate: Optional[Callable[[Any, Any], Optional[Span]]] = None
+    locate: Optional[Callable[[Any, Any], Optional[Span]]]
     """(failing form, code object) → its span in the ``.spl``; None when the code carries Spell positions."""
+
+    def __init__(self, display: str, locate: Optional[Callable[[Any, Any], Optional[Span]]] = None) -> None:
+        self.display = display
+        self.locate = locate
+
+    def __repr__(self) -> str:
+        return "LibraryFile(display=%r, locate=%r)" % (self.display, self.locate)
 
 
 _FILES: dict[str, LibraryFile] = {}
