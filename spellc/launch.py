@@ -11,6 +11,10 @@ starting with ``-`` (click would read it as an option), and for ``run`` a path t
 readable regular file (click's ``Path`` check refuses directories and unreadable files with its
 own usage text). ``KeyboardInterrupt`` and a closed stdout end the process as click's
 standalone mode does: ``Aborted!`` and status 1.
+
+Whichever way a command ends (value, error, usage, ``sys.exit`` from click), the objects alive then
+are frozen out of CPython's exit-time collections (``spell_runtime.gcpolicy.skip_exit_collection``:
+about 17 ms of a ``spellc eval``).
 """
 
 from __future__ import annotations
@@ -33,6 +37,15 @@ def _fast_command(argv: list[str]) -> Optional[tuple[str, str]]:
 
 
 def main() -> None:
+    try:
+        _dispatch()
+    finally:
+        from spell_runtime.gcpolicy import skip_exit_collection
+
+        skip_exit_collection()
+
+
+def _dispatch() -> None:
     fast = _fast_command(sys.argv[1:])
     if fast is None:
         from .cli import main as click_main

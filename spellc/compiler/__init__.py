@@ -23,7 +23,6 @@ from collections.abc import Callable
 from typing import Any, Optional
 
 from spell_runtime import optimise, support
-from spell_runtime.built_constants import pack_numbers
 from spell_runtime.context import CTX_KEY
 from spell_runtime.data import (
     SpellFn,
@@ -39,6 +38,7 @@ from spell_runtime.errors import HostError, SpellError
 from spell_runtime.gcpolicy import evaluation_gc
 from spell_runtime.limits import is_limit_error, macro_level
 from spell_runtime.optimise import set_enabled, variant
+from spell_runtime.packnum import pack_numbers
 
 from .. import state
 from ..analyze.analyzer import SourceIndex, analyze_form
@@ -273,15 +273,8 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
         "        close_env(D)\n",
         "    return value\n\n\n",
         'if __name__ == "__main__":\n',
-        "    import sys\n\n",
-        "    from spell_runtime.callpath import error_report\n",
-        "    from spell_runtime.errors import SpellError\n",
-        "    from spell_runtime.printer import pr_str\n\n",
-        "    try:\n",
-        "        print(pr_str(run()))\n",
-        "    except SpellError as e:\n",
-        '        print(error_report(e, %r), file=sys.stderr)\n' % source_name,
-        "        sys.exit(1)\n",
+        "    from spell_runtime.script import run_script\n\n",
+        "    run_script(run, %r)\n" % source_name,
         "else:\n",
         "    value = run()\n",
     ])
