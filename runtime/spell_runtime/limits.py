@@ -371,24 +371,76 @@ def deadline(seconds: Optional[float], shown: Optional[float] = None) -> Iterato
 
 
 def _spell_position(tb: Optional[TracebackType]) -> Optional[tuple[int, int, int, int]]:
-    """Where the evaluation was when it was interrupted: the innermost frame of compiled Spell
-    code (its file name is the Spell source's, not a ``.py`` file) mapped through ``co_positions``.
+    """Where the evaluation was when it was interrupted: the instruction of the innermost frame of
+    compiled Spell code, mapped through ``co_positions``.
 
-    Only that frame's positions are read: a timeout that lands in a deep recursion brings a
-    traceback tens of thousands of frames long, and listing every frame's ``co_positions``
-    took seconds (issue 16, the timed-out stack-overflow loop)."""
+    Two cases are not that instruction (issue 12 follow-up; ``tests/spellc/optimise/test_timeout_positions.py``):
+
+    * The frame has not started its body, or is leaving it: the shot is raised where CPython
+      polls its eval breaker (backward jumps, calls, a frame's entry ``RESUME``), and a fn
+      body's entry, its prologue (``_publish`` binding published parameters), its handler and
+      its ``finally`` carry the position of the whole ``defn``/``fn`` form, or none. No call
+      form of the body is running there; the running call is the caller's, so the next
+      compiled frame out is reported instead (or the first one outside a builtin that applied
+      the fn, as in ``(map f xs)``). Optimised code calls fns directly far more often
+      (self-calls, published bodies), so there it was the usual case: a recursive fn's
+      timeout named its ``defn`` rather than the recursive call; switched off, it named the
+      ``defn`` when the shot landed in a prologue.
+    * Compiled Spell frames are told by their globals (the call-form table ``_T``,
+      ``abi.L.TABLE``, that every compiled module binds) as well as their file name: the shot
+      can land in any Python frame, and importlib's frozen frames (``<frozen
+      importlib._bootstrap>``) have no ``.py`` name either — ``SPELLC_NO_OPT`` code, which
+      reaches builtins through ``support``, reported a timeout at importlib's line 405.
+
+    When the two switches run different instructions (a builtin called inline or through the
+    library), the shot lands on different instructions and the positions can differ; both
+    are inside the running body, at the call or operator being evaluated.
+
+    Only the frames' current instructions are read: a timeout that lands in a deep recursion
+    brings a traceback tens of thousands of frames long, and listing every frame's
+    ``co_positions`` took seconds (issue 16, the timed-out stack-overflow loop)."""
+    from .abi import L
     from .callpath import raw_position
 
     innermost: Optional[TracebackType] = None
+    caller: Optional[TracebackType] = None
     while tb is not None:
-        if not tb.tb_frame.f_code.co_filename.endswith(".py"):
+        frame = tb.tb_frame
+        if L.TABLE in frame.f_globals and not frame.f_code.co_filename.endswith(".py"):
+            if innermost is not None and innermost.tb_frame is not frame:
+                caller = innermost
             innermost = tb
         tb = tb.tb_next
+    if innermost is not None and caller is not None and _outside_body(innermost):
+        innermost = caller
     pos = raw_position(innermost)
     if pos is None or pos[0] is None:
         return None
     line, end_line, col, end_col = pos
     return (line, col or 0, end_line or line, end_col or 0)
+
+
+def _outside_body(tb: TracebackType) -> bool:
+    """Whether ``tb``'s frame was interrupted before or after its body: on its entry instruction, or
+    on one positioned at the whole code's span (the ``fn`` form: prologue, handler, ``finally``)."""
+    from opcode import opmap
+
+    from .callpath import raw_position
+
+    code = tb.tb_frame.f_code
+    if 0 <= tb.tb_lasti < len(code.co_code) and code.co_code[tb.tb_lasti] == opmap["RESUME"]:
+        return True
+    pos = raw_position(tb)
+    if pos is None or pos[0] is None:
+        return True
+    # The widest position (earliest start, then latest end): the fn form. Empty ones are left out:
+    # the entry instruction's is (its line, 0, its line, 0) wherever the form starts.
+    spans = [(p[0], p[2], p[1] or p[0], p[3] or 0) for p in code.co_positions()
+             if p[0] is not None and p[2] is not None and (p[1] or p[0], p[3] or 0) > (p[0], p[2])]
+    if not spans:
+        return True
+    widest = min(spans, key=lambda span: (span[0], span[1], -span[2], -span[3]))
+    return (pos[0], pos[2], pos[1] or pos[0], pos[3] or 0) == widest
 
 
 @contextmanager

@@ -33,6 +33,7 @@ from .data.lookup import get
 from .data.plist import PList
 from .epoch import EPOCH  # re-exported: the binding epoch (see spell_runtime.epoch)
 from .errors import NO_VALUE, ControlError, HostError, SpellError
+from .invoke import call as call_callable  # at module level: call_host runs on every host call
 from .libns import claim
 from .packnum import pack_numbers, unpack_numbers, unzigzag, zigzag
 
@@ -187,10 +188,8 @@ _S_THROW = Symbol("throw")
 
 def call_host(D: dict[Any, Any], f: Any, args: tuple[Any, ...]) -> Any:
     """Apply a non-Spell-function callable; arity mistakes get the JVM's text."""
-    from .invoke import call
-
     try:
-        return call(D, f, args)
+        return call_callable(D, f, args)
     except TypeError as e:
         info = info_of(f)
         if info is not None and (len(args) < info.min_args or (info.max_args is not None and len(args) > info.max_args)):

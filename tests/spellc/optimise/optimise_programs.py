@@ -192,6 +192,25 @@ def agree(text: str) -> tuple[Any, ...]:
     return on
 
 
+def timeout_positions(text: str, seconds: float = 0.2) -> tuple[Any, Any]:
+    """(position with optimisations on, with them off) of the timeout of a program that runs forever.
+
+    Each position is ``SpellError.position``, (line, column, end line, end column), lines from 1 and
+    columns from 0; the message is checked to be the timeout's, so another error cannot pass for it.
+    """
+    found = []
+    for on in (True, False):
+        with optimisations(on):
+            try:
+                spellc.eval_string(text, "<gen>", eval_timeout_sec=seconds)
+            except SpellError as e:
+                assert e.message.startswith("Evaluation timed out"), (on, e.message)
+                found.append(e.position)
+            else:
+                raise AssertionError("the program ended: %s" % text)
+    return found[0], found[1]
+
+
 def static_core_names(*names: str) -> Iterator[None]:
     """Body of an autouse fixture: analyze with ``names`` static, as a fresh process would.
 
@@ -206,4 +225,4 @@ def static_core_names(*names: str) -> Iterator[None]:
 
 
 __all__ = ["programs", "fn_program", "loop_program", "outcome", "outcomes_both_ways", "agree",
-           "static_core_names", "PRELUDE"]
+           "static_core_names", "timeout_positions", "PRELUDE"]
