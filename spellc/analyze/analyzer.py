@@ -85,7 +85,6 @@ from .ir import (
     VectorLit,
 )
 from .privacy import SummaryCache, clashes, merge, observable, plain_symbols, publishable, scope_summary
-from .selfcalls import closed_self
 
 S_CATCH = Symbol("catch")
 S_REOPEN_EVAL = Symbol("reopen-eval")
@@ -458,6 +457,8 @@ class Analyzer:
                          and len(set(plist_params)) == len(plist_params) and publishable([seq], frozenset(syms)))
             fn_body = FnBody(plist_params, tuple(syms), seq, form, private, published)
             if published and name is not None:
+                from .selfcalls import closed_self  # imported by the first named published fn: start-up
+
                 found = closed_self(fn_body, name)
                 if found is not None:
                     fn_body = FnBody(plist_params, tuple(syms), seq, form, private, published, name, found)

@@ -81,10 +81,8 @@ from typing import Any, Optional, cast
 from spell_runtime.abi import H
 from spell_runtime.core.registry import info_of
 from spell_runtime.data import Symbol
-from spell_runtime.purity import PURE_FUNCTIONS
 
 from ..analyze import ir
-from ..analyze.linear import _tail_values
 from ..analyze.native_ops import BY_CALL
 from . import pyast as P
 from .base import BLOCK_BUDGET, INDENT_BUDGET, EmitterBase, FnInfo, Pos, Result, Scope
@@ -130,6 +128,8 @@ def reducing_literal(fn: Any, arity: int = 2) -> bool:
     ``reduce`` may run it inline."""
     if not _pure_literal(fn, arity):
         return False
+    from ..analyze.linear import _tail_values  # imported by the first inlinable reduce: start-up (issue 12.4)
+
     tails = _tail_values(fn.body.body)
     return bool(tails) and all(type(n) is ir.NativeOp and n.op in _VALUE_OPS for n in tails)
 
@@ -140,6 +140,8 @@ def _pure_builtin(f: Any, arity: int) -> bool:
         return False
     if (f.sym.name, arity) in BY_CALL:
         return True
+    from spell_runtime.purity import PURE_FUNCTIONS  # imported by the first stage candidate: start-up
+
     info = info_of(f.value)
     return f.sym in PURE_FUNCTIONS and info is not None and not info.env
 

@@ -22,7 +22,6 @@ from ..analyze import ir
 from ..analyze.types import LONG
 from . import pyast as P
 from .base import BLOCK_BUDGET, Exit, FnExit, FnInfo, LoopExit, Pos, Result, ReturnExit, Scope
-from .bounds import branch_ranges
 from .published_calls import Published
 from .typed import TypedEmitter
 
@@ -224,7 +223,11 @@ class ScopeEmitter(TypedEmitter):
     def _branches(self, node: ir.If, emit: Callable[[ir.Node], _B]) -> tuple[_B, _B]:
         """Both branches of an ``if``, each with what its test proves about a fixed long local's
         range (``bounds``) while it is emitted."""
-        facts = branch_ranges(node.test, self.private, self.range_ints, self.int_ranges) if self.range_ints else None
+        if not self.range_ints:
+            return emit(node.then), emit(node.else_)
+        from .bounds import branch_ranges  # imported by the first typed loop's test: start-up (issue 12.4)
+
+        facts = branch_ranges(node.test, self.private, self.range_ints, self.int_ranges)
         if facts is None:
             return emit(node.then), emit(node.else_)
         var, then_range, else_range = facts

@@ -35,7 +35,28 @@ NEXT: Final = re.compile(
     "|(.))",
     re.S,
 )
-TAG_TOKEN: Final = re.compile(TOKEN_BODY, re.S)
-PERCENT_TOKEN: Final = re.compile("%[^" + WS_CLASS + TERM_CLASS + "]*", re.S)
-CHAR_TOKEN: Final = re.compile(".[^" + WS_CLASS + TERM_CLASS + "]*", re.S)
-LINE_REST: Final = re.compile("[^\\n\\r]*")
+
+# The rarer tokens' expressions (tagged literals, ``%`` arguments, characters, ``#!`` lines) are
+# compiled on first use by the module ``__getattr__`` below, which then binds them here, so later
+# reads of ``lexer.TAG_TOKEN`` are plain attribute reads: compiling them with the reader cost every
+# ``spellc eval`` about 2 ms (issue 12.4).
+TAG_TOKEN: re.Pattern[str]
+PERCENT_TOKEN: re.Pattern[str]
+CHAR_TOKEN: re.Pattern[str]
+LINE_REST: re.Pattern[str]
+
+_LAZY: Final = {
+    "TAG_TOKEN": (TOKEN_BODY, re.S),
+    "PERCENT_TOKEN": ("%[^" + WS_CLASS + TERM_CLASS + "]*", re.S),
+    "CHAR_TOKEN": (".[^" + WS_CLASS + TERM_CLASS + "]*", re.S),
+    "LINE_REST": ("[^\\n\\r]*", 0),
+}
+
+
+def __getattr__(name: str) -> re.Pattern[str]:
+    spec = _LAZY.get(name)
+    if spec is None:
+        raise AttributeError("module %r has no attribute %r" % (__name__, name))
+    pattern = re.compile(*spec)
+    globals()[name] = pattern
+    return pattern

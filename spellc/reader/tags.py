@@ -16,13 +16,11 @@ from spell_runtime.data.atoms import HostObject, Symbol
 
 from .errors import ReadFailure
 
-_TIMESTAMP: Final = re.compile(
-    r"(\d\d\d\d)(?:-(\d\d)(?:-(\d\d)(?:[T](\d\d)(?::(\d\d)(?::(\d\d)(?:[.](\d+))?)?)?)?)?)?"
-    r"(?:[Z]|([-+])(\d\d):(\d\d))?",
-    re.A,
-)
-_UUID: Final = re.compile(r"([0-9a-fA-F]{1,8})-([0-9a-fA-F]{1,4})-([0-9a-fA-F]{1,4})-([0-9a-fA-F]{1,4})-([0-9a-fA-F]{1,12})",
-                          re.A)
+# Pattern texts, compiled by ``re``'s own cache on the first tagged literal: compiling them when the
+# reader loads cost every ``spellc eval`` most of a millisecond (issue 12.4).
+_TIMESTAMP: Final = (r"(\d\d\d\d)(?:-(\d\d)(?:-(\d\d)(?:[T](\d\d)(?::(\d\d)(?::(\d\d)(?:[.](\d+))?)?)?)?)?)?"
+                     r"(?:[Z]|([-+])(\d\d):(\d\d))?")
+_UUID: Final = r"([0-9a-fA-F]{1,8})-([0-9a-fA-F]{1,4})-([0-9a-fA-F]{1,4})-([0-9a-fA-F]{1,4})-([0-9a-fA-F]{1,12})"
 _DAYS: Final = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
@@ -39,7 +37,7 @@ def read_instant(text: Any) -> HostObject:
     """``#inst "..."`` checked like ``clojure.instant/read-instant-date``."""
     if type(text) is not str:
         raise ReadFailure(f"Unrecognized date/time syntax: {text}")
-    m = _TIMESTAMP.fullmatch(text)
+    m = re.fullmatch(_TIMESTAMP, text, re.A)
     if m is None:
         raise ReadFailure("Unrecognized date/time syntax: " + text)
     g = m.groups()
@@ -68,7 +66,7 @@ def read_uuid(text: Any) -> HostObject:
         raise ReadFailure("Assert failed: (string? form)")
     if len(text) > 36:
         raise ReadFailure("UUID string too large")
-    m = _UUID.fullmatch(text)
+    m = re.fullmatch(_UUID, text, re.A)
     if m is None:
         raise ReadFailure("Invalid UUID string: " + text)
     widths = (8, 4, 4, 4, 12)

@@ -63,3 +63,24 @@ def test_plain_eval_and_run_skip_click(tmp_path: Path) -> None:
 def test_commands_with_options_still_go_through_click() -> None:
     output, modules = _loaded_by_command("eval", "--eval-timeout", "5", "(+ 1 2)")
     assert output == "3\n" and "click" in modules
+
+
+LAZY_ON_EVAL = (
+    # stdlib modules: dataclasses pulls in inspect, dis and tokenize (~8 ms); json is for built modules
+    "dataclasses", "inspect", "dis", "json",
+    # compiler passes that only some programs need (typed loops, named published fns, inlinable
+    # reduces, pipeline stages): imported where they are first used
+    "spellc.analyze.elements", "spellc.analyze.selfcalls", "spellc.analyze.linear", "spellc.emit.bounds",
+    "spell_runtime.purity", "spell_runtime.built_constants",
+    # the click CLI and the turn loop
+    "click", "spellc.cli", "spellc.loop.run",
+)
+"""What ``spellc eval '(+ 1 2)'`` must not import (issue 12.4: each was made lazy to keep start-up
+within ×2.5 of a bare interpreter; ``benchmarks/startup_imports.py`` prints what the path does import)."""
+
+
+def test_plain_eval_leaves_lazy_modules_unloaded() -> None:
+    output, modules = _loaded_by_command("eval", "(+ 1 2)")
+    assert output == "3\n"
+    assert [m for m in LAZY_ON_EVAL if m in modules] == []
+
