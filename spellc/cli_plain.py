@@ -62,6 +62,18 @@ def spell_error_text(e: Any, name: str) -> str:
     return error_report(e, name)
 
 
+def loaded() -> None:
+    """Start-up is over: the compiler is imported and the builtin library loaded here, while
+    automatic collection is still paused (``launch`` paused it), then collection resumes
+    (``spell_runtime.gcpolicy``) before the program is read and evaluated."""
+    from spell_runtime.gcpolicy import resume_after_startup
+
+    from .state import base_namespace
+
+    base_namespace()
+    resume_after_startup()
+
+
 def eval_expr(expr: str, eval_timeout: Optional[float] = None) -> None:
     """``spellc eval``: evaluate EXPR (one or more forms) and print the value of the last one."""
     from spell_runtime.errors import SpellError
@@ -69,6 +81,7 @@ def eval_expr(expr: str, eval_timeout: Optional[float] = None) -> None:
 
     from .api import eval_string
 
+    loaded()
     try:
         value = eval_string(expr, "<eval>", eval_timeout_sec=eval_timeout)
     except SpellError as e:
@@ -101,6 +114,7 @@ def run_program(path: str, eval_timeout: Optional[float] = None, workspace: Opti
 
     from .api import eval_string
 
+    loaded()
     text = checked_source(path)
     name = "<stdin>" if path == "-" else path
     try:

@@ -14,7 +14,8 @@ standalone mode does: ``Aborted!`` and status 1.
 
 Whichever way a command ends (value, error, usage, ``sys.exit`` from click), the objects alive then
 are frozen out of CPython's exit-time collections (``spell_runtime.gcpolicy.skip_exit_collection``:
-about 17 ms of a ``spellc eval``).
+about 17 ms of a ``spellc eval``); on the plain path, automatic collection is also off while the
+compiler and the builtin library load (``gcpolicy.pause_for_startup``, a few ms).
 """
 
 from __future__ import annotations
@@ -52,6 +53,9 @@ def _dispatch() -> None:
 
         click_main()
         return
+    from spell_runtime.gcpolicy import pause_for_startup
+
+    pause_for_startup()  # until the library is loaded: cli_plain.loaded
     from . import cli_plain
 
     command, argument = fast

@@ -34,6 +34,13 @@ which CPython does not promise to run anyway (``object.__del__``). Only the proc
 entry points call it (``spellc.launch``, ``spell_runtime.script``), never library code: a
 process that embeds spellc keeps its own exit.
 
+Process start (issue 12.4): the same entry points turn automatic collection off while they import
+the compiler and load the builtin library (``pause_for_startup``) — the young collections that
+start-up allocation triggers found nothing to free and cost a few milliseconds of every
+``spellc eval`` — and back on, after freezing what start-up built, before the program is evaluated
+(``resume_after_startup``), so the program's own garbage is collected as always and the first
+collection does not walk the start-up heap.
+
 Entry points: ``with evaluation_gc(): ...`` around one evaluation (the compiler's
 ``run_form`` is the intended caller once the back-end rewrite lands), and
 ``freeze_startup()`` once after the library is loaded.
@@ -78,10 +85,31 @@ def freeze_startup() -> None:
     gc.freeze()
 
 
+_paused_for_startup = False
+
+
+def pause_for_startup() -> None:
+    """Turn automatic collection off for a command-line process's start-up (when it is on)."""
+    global _paused_for_startup
+    if gc.isenabled():
+        gc.disable()
+        _paused_for_startup = True
+
+
+def resume_after_startup() -> None:
+    """End ``pause_for_startup``: freeze what start-up built and collect automatically again."""
+    global _paused_for_startup
+    if _paused_for_startup:
+        _paused_for_startup = False
+        gc.freeze()
+        gc.enable()
+
+
 def skip_exit_collection() -> None:
     """Leave every object alive now out of the collections CPython runs at exit (see the module
     docstring): for a command-line entry point whose work is done and whose process ends next."""
     gc.freeze()
 
 
-__all__ = ["GEN0", "evaluation_gc", "freeze_startup", "skip_exit_collection"]
+__all__ = ["GEN0", "evaluation_gc", "freeze_startup", "pause_for_startup", "resume_after_startup",
+           "skip_exit_collection"]

@@ -6,6 +6,7 @@ import gc
 import threading
 
 import pytest
+from spell_runtime import gcpolicy
 from spell_runtime.gcpolicy import GEN0, evaluation_gc
 
 
@@ -49,3 +50,35 @@ def test_overlapping_evaluations_on_threads_restore_once_all_have_left() -> None
         assert gc.get_threshold() == (321, 10, 10)
     finally:
         gc.set_threshold(*saved)
+
+
+def test_startup_pause_turns_collection_off_then_freezes_and_resumes() -> None:
+    assert gc.isenabled()
+    try:
+        gcpolicy.pause_for_startup()
+        assert not gc.isenabled()
+        gcpolicy.resume_after_startup()
+        assert gc.isenabled() and gc.get_freeze_count() > 0
+        gcpolicy.resume_after_startup()  # a second resume changes nothing
+        assert gc.isenabled()
+    finally:
+        gc.unfreeze()
+        gc.enable()
+
+
+def test_startup_pause_leaves_a_disabled_collector_to_its_owner() -> None:
+    gc.disable()
+    try:
+        gcpolicy.pause_for_startup()
+        gcpolicy.resume_after_startup()
+        assert not gc.isenabled() and gc.get_freeze_count() == 0
+    finally:
+        gc.enable()
+
+
+def test_exit_freeze_leaves_collection_on() -> None:
+    try:
+        gcpolicy.skip_exit_collection()
+        assert gc.isenabled() and gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
