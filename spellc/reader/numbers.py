@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 from fractions import Fraction
-from typing import Final, Union
+from typing import Final, Optional, Union
 
 from spell_runtime.bigdigits import parse_int
 from spell_runtime.data.atoms import LONG_MAX, LONG_MIN, BigInt
@@ -21,11 +21,19 @@ from .errors import ReadFailure
 
 Number = Union[int, BigInt, float, Fraction, Decimal]
 
-_INT: Final = re.compile(
-    r"([-+]?)(?:(0)|([1-9][0-9]*)|0[xX]([0-9A-Fa-f]+)|0([0-7]+)|([1-9][0-9]?)[rR]([0-9A-Za-z]+)|0[0-9]+)(N)?"
-)
-_FLOAT: Final = re.compile(r"([-+]?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?)(M)?")
-_RATIO: Final = re.compile(r"([-+]?[0-9]+)/([0-9]+)")
+_INT: Final = r"([-+]?)(?:(0)|([1-9][0-9]*)|0[xX]([0-9A-Fa-f]+)|0([0-7]+)|([1-9][0-9]?)[rR]([0-9A-Za-z]+)|0[0-9]+)(N)?"
+_FLOAT: Final = r"([-+]?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?)(M)?"
+_RATIO: Final = r"([-+]?[0-9]+)/([0-9]+)"
+_compiled: Optional[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]] = None
+"""``_INT``, ``_FLOAT`` and ``_RATIO`` compiled, on the first number that is not a plain decimal
+long (``read_number``'s fast path): compiling them when the reader loads cost every ``spellc eval``
+about half a millisecond (issue 12.4)."""
+
+
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    global _compiled
+    _compiled = (re.compile(_INT), re.compile(_FLOAT), re.compile(_RATIO))
+    return _compiled
 
 # java.math.BigInteger parses digits in groups of this many per radix.
 _DIGITS_PER_INT: Final = (0, 0, 30, 19, 15, 13, 11, 11, 10, 9, 9, 8, 8, 8, 8, 7, 7, 7, 7, 7, 7, 7, 6, 6, 6, 6, 6,
@@ -77,7 +85,8 @@ def _divide(num: int, den: int, both_long: bool) -> Union[int, BigInt, Fraction]
 
 def match_number(token: str) -> Number:
     """The number ``token`` denotes, or ``ReadFailure("Invalid number: <token>")``."""
-    m = _INT.fullmatch(token)
+    int_pattern, float_pattern, ratio_pattern = _compiled or _patterns()
+    m = int_pattern.fullmatch(token)
     if m is not None:
         if m.group(2) is not None:
             return BigInt(0) if m.group(8) is not None else 0
@@ -96,12 +105,12 @@ def match_number(token: str) -> Number:
         if m.group(8) is not None:
             return BigInt(value)
         return _long_or_big(value)
-    m = _FLOAT.fullmatch(token)
+    m = float_pattern.fullmatch(token)
     if m is not None:
         if m.group(4) is not None:
             return Decimal(m.group(1))
         return float(token)
-    m = _RATIO.fullmatch(token)
+    m = ratio_pattern.fullmatch(token)
     if m is not None:
         num = _to_int(m.group(1).lstrip("+-"))
         if m.group(1)[0] == "-":

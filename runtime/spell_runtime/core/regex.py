@@ -53,9 +53,11 @@ _DOT: Final = "[^\\n\\r\\x85\\u2028\\u2029]"
 _UNIX_DOT: Final = "[^\\n]"
 _JAVA_Z: Final = "(?=(?:\\r\\n|[\\n\\r\\x85\\u2028\\u2029])?\\Z)"
 _VERTICAL: Final = "\\n\\x0b\\f\\r\\x85\\u2028\\u2029"
-_QUANTIFIER: Final = re.compile(r"\{(\d+)(,(\d*))?\}")
-_FLAG_GROUP: Final = re.compile(r"([idmsuxU]*)(?:-([idmsuxU]*))?([:)])")
-_GROUP_NAME: Final = re.compile(r"([a-zA-Z][a-zA-Z0-9]*)>")
+# Pattern texts, compiled through ``re``'s cache when a Java pattern is translated (once per
+# pattern text): compiling them with the library cost every start-up (issue 12.4).
+_QUANTIFIER: Final = r"\{(\d+)(,(\d*))?\}"
+_FLAG_GROUP: Final = r"([idmsuxU]*)(?:-([idmsuxU]*))?([:)])"
+_GROUP_NAME: Final = r"([a-zA-Z][a-zA-Z0-9]*)>"
 _CLASS_SPECIAL: Final = frozenset("\\]^-[&~|")
 _SIMPLE_ESCAPES: Final = {"t": "\t", "n": "\n", "r": "\r", "f": "\f", "a": "\x07", "e": "\x1b"}
 _UNSUPPORTED_ESCAPES: Final = frozenset("hHRXG")
@@ -283,7 +285,7 @@ class _Translator:
             elif c in "*+?":
                 self.quantifier(c, c, 1)
             elif c == "{":
-                m = _QUANTIFIER.match(src, self.i)
+                m = re.compile(_QUANTIFIER).match(src, self.i)
                 if m is None:
                     raise self.error("Illegal repetition", self.i)
                 if m.group(3) and int(m.group(3)) < int(m.group(1)):
@@ -343,14 +345,14 @@ class _Translator:
             if nxt in ("=", "!"):
                 self.push("(?<" + nxt, start, frame.flags, 4)
                 return
-            m = _GROUP_NAME.match(src, j + 1)
+            m = re.compile(_GROUP_NAME).match(src, j + 1)
             if m is None:
                 raise self.error("capturing group name does not start with a Latin letter"
                                  if not nxt.isalpha() else "named capturing group is missing trailing '>'", j + 1)
             self.groups += 1
             self.push("(?P<%s>" % m.group(1), start, frame.flags, m.end() - start)
         else:
-            m = _FLAG_GROUP.match(src, j)
+            m = re.compile(_FLAG_GROUP).match(src, j)
             if m is None:
                 bad = j
                 while bad < self.n and src[bad] in _JAVA_FLAGS or (bad < self.n and src[bad] == "-"):
