@@ -7,6 +7,13 @@ disturbed). Prints the number of modules loaded, the sum of their self times, an
 modules by self time and by cumulative time. ``--root`` profiles another checkout (e.g. an
 export of ``main``) for a before/after table. Bytecode is written first, as ``pip install`` would;
 ``benchmarks/backend.py`` has the whole-process ratio and peak memory.
+
+``-X importtime`` sees only imports made through the interpreter's import entry point
+(``import``, ``__import__``); ``importlib.import_module`` bypasses it, which is why
+``spell_runtime.library`` loads the builtin modules with ``__import__`` (before that, the whole
+builtin library, about 11 ms, was missing from this list). Not in the list at all: the
+interpreter's own start (``python -c pass``), the compile and run of the expression, and exit
+(CPython's exit-time collections, which ``spellc.launch`` now skips: ``spell_runtime.gcpolicy``).
 """
 
 from __future__ import annotations
