@@ -113,6 +113,8 @@ def _pure_literal(fn: Any, arity: int) -> bool:
     whose second run (the eager path after a failure) a program could tell from the first."""
     if type(fn) is not ir.Fn or fn.body is None or not fn.body.private or len(fn.body.params) != arity:
         return False
+    from spell_runtime.purity import PURE_FUNCTIONS  # imported by the first literal candidate: start-up (issue 12.4)
+
     stack: list[Any] = [fn.body.body]
     while stack:
         n = stack.pop()
