@@ -11,21 +11,30 @@ which hashes and compares with Spell semantics.
 
 Storage: a map of at most ``SMALL`` entries is a plain dict (normkey → (key,
 value)) copied on write — cheapest for the small maps programs mostly build.
-Larger maps keep an index normkey → position for lookup plus a pvector of the
-(key, value) entries in insertion order, so each entry costs one tuple (issue
-13.3: the index used to hold a second (key, value, position) tuple per entry).
-The index is an ``immutables.Map`` (C HAMT: O(log n) persistent ``set``) — except
-in a map built whole (``adopt``: a transient's freeze, ``from_pairs``...), where
-it starts as a plain dict and becomes a HAMT only when the map is first written
-persistently (``_index``, which keeps the HAMT on the map, so later writes from
-the same map share it). Building the HAMT was most of the cost of freezing a
-10⁴-entry map (issue 13.3, the assoc kernel), and a map that is only read never
-needs it; dict reads are also faster. Nothing can observe the difference: the
-dict is owned by the map and never changed, both answer ``get``/``in`` alike,
-and a write yields the same map either way. Re-associating a key replaces its entry
-in the pvector and leaves the HAMT untouched; removing one leaves a tombstone
-that iteration skips and a rebuild drops once tombstones dominate. Iteration is
-therefore a plain walk of the pvector, with no lookups.
+Larger maps written persistently keep an index normkey → position for lookup
+plus a pvector of the (key, value) entries in insertion order, so each entry
+costs one tuple (issue 13.3: the index used to hold a second (key, value,
+position) tuple per entry). The index is an ``immutables.Map`` (C HAMT: O(log n)
+persistent ``set``).
+
+A large map *built whole* (``adopt``: a transient's freeze, ``from_pairs``,
+``frequencies``...) is a third shape: it keeps the builder's dict as ``_d``,
+exactly as a small map does, whatever its size (issue 13.3, session 5). Freezing
+is then O(1) (no order vector, no index: building them was most of the cost of
+freezing a 10⁴-entry map), every read — ``get``, the emitter's inline
+``(get m :k)``/``(:k m)``, iteration, ``entry_chunks`` — takes the dict path, and
+each entry is the builder's one tuple. The HAMT tier is built from the dict only
+when the map is first written persistently (``_tier``), and kept on the map
+(``_h``/``_ord`` beside ``_d``) so later writes from the same map share it; a
+write never copies a large dict. So the tiers are: ``_d`` set and at most
+``SMALL`` entries — small, copied on write; ``_d`` set and more — built whole,
+written through its lazily built HAMT tier; ``_d`` None — the HAMT tier.
+Nothing can observe the difference: the dict is owned by the map and never
+changed, both answer ``get``/``in`` alike and iterate in the same (insertion)
+order, and a write yields the same map either way. Re-associating a key
+replaces its entry in the pvector and leaves the HAMT untouched; removing one
+leaves a tombstone that iteration skips and a rebuild drops once tombstones
+dominate.
 
 Equality, hashing and printing sit *above* this module (house-review.md change 6): the
 collection dunders (``__eq__``, ``__hash__``, ``__repr__``) are installed on ``SpellMap`` and
@@ -38,6 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
+from itertools import islice
 from operator import itemgetter
 from typing import Any, Optional
 
@@ -134,16 +144,14 @@ class SpellMap:
     @staticmethod
     def adopt(d: dict[Any, tuple[Any, Any]]) -> SpellMap:
         """The map whose entries are ``d`` (normkey → (key, value), in order), taking ownership of
-        ``d``: the caller must never change it again (``transient.TransientMap.freeze``)."""
-        if len(d) <= SMALL:
-            return EMPTY_MAP._new(d)
-        order = list(d.values())
+        ``d``: the caller must never change it again (``transient.TransientMap.freeze``). A large
+        ``d`` is kept as it is, its HAMT tier built only when first written (module docstring)."""
         out = SpellMap.__new__(SpellMap)
-        out._d = None
-        out._h = dict(zip(d, range(len(order))))  # a HAMT only once written to (``_index``)
-        out._ord = pvector(order)
-        out._n = len(order)
-        out._next = len(order)
+        out._d = d
+        out._h = None
+        out._ord = None
+        out._n = len(d)
+        out._next = 0
         out.span = None
         out.child_spans = None
         return out
@@ -170,12 +178,19 @@ class SpellMap:
                 return SpellMap.adopt(d)
         return SpellMap.from_pairs(pairs)
 
-    def _index(self) -> Any:
-        """The large tier's index as a HAMT, for a persistent write (see the module docstring)."""
+    def _tier(self) -> tuple[Any, Any]:
+        """The large tier's (HAMT index, order pvector), for a persistent write; a map built whole
+        (``_d`` of more than ``SMALL`` entries) builds them from its dict once and keeps them."""
         h = self._h
-        if type(h) is dict:
-            h = self._h = immutables.Map(h)
-        return h
+        if h is None:
+            d = self._d
+            assert d is not None and len(d) > SMALL
+            order = pvector(list(d.values()))
+            h = immutables.Map(zip(d, range(len(d))))
+            self._ord = order  # written before _h: a reader that finds _h finds _ord too
+            self._next = len(d)
+            self._h = h
+        return h, self._ord
 
     # -- reads --------------------------------------------------------------------
     def get(self, k: Any, default: Any = None) -> Any:
@@ -224,8 +239,14 @@ class SpellMap:
         a large map, issue 14): a large map's chunks are slices of its order vector, with no
         Python step per entry.
         """
-        if self._d is not None:
-            yield list(self._d.values())
+        d = self._d
+        if d is not None:
+            if len(d) <= size:
+                yield list(d.values())
+                return
+            values = iter(d.values())
+            while part := list(islice(values, max(1, size))):
+                yield part
             return
         order = self._ord
         dead = _DEAD
@@ -260,7 +281,7 @@ class SpellMap:
     def assoc(self, k: Any, v: Any) -> SpellMap:
         nk = k if type(k) in _RAW_KEY_TYPES else Key(k)
         d = self._d
-        if d is not None:
+        if d is not None and len(d) <= SMALL:
             old = d.get(nk)
             if old is None:
                 nd = d.copy()
@@ -273,7 +294,7 @@ class SpellMap:
                 nd = d.copy()
                 nd[nk] = (old[0], v)
             return self._new(nd)
-        h = self._index()
+        h, order = self._tier()
         pos = h.get(nk)
         out = SpellMap.__new__(SpellMap)
         out._d = None
@@ -281,13 +302,13 @@ class SpellMap:
         out.child_spans = None
         if pos is None:
             out._h = h.set(nk, self._next)
-            out._ord = self._ord.append((k, v))
+            out._ord = order.append((k, v))
             out._n = self._n + 1
             out._next = self._next + 1
         else:
-            old = self._ord[pos]
+            old = order[pos]
             out._h = h
-            out._ord = self._ord.set(pos, (old[0], v))
+            out._ord = order.set(pos, (old[0], v))
             out._n = self._n
             out._next = self._next
         return out
@@ -295,26 +316,29 @@ class SpellMap:
     def dissoc(self, k: Any) -> SpellMap:
         nk = normkey(k)
         d = self._d
-        if d is not None:
+        if d is not None and len(d) <= SMALL:
             if nk not in d:
                 return self if type(self) is SpellMap else self._new(d.copy())
             nd = d.copy()
             del nd[nk]
             return self._new(nd)
-        pos = self._h.get(nk)
+        if d is not None and nk not in d:
+            return self
+        h, order = self._tier()
+        pos = h.get(nk)
         if pos is None:
             return self
         n = self._n - 1
         if n <= SMALL // 2 or self._next > 2 * n + 32:  # small again, or mostly tombstones: rebuild
-            return SpellMap.from_pairs(p for p in self._iter_large() if normkey(p[0]) != nk)
+            return SpellMap.from_pairs(p for p in self.items() if normkey(p[0]) != nk)
         out = SpellMap.__new__(SpellMap)
         out._d = None
         out.span = None
         out.child_spans = None
-        out._h = self._index().delete(nk)
+        out._h = h.delete(nk)
         out._n = n
         out._next = self._next
-        out._ord = self._ord.set(pos, _DEAD)
+        out._ord = order.set(pos, _DEAD)
         return out
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Optional
 
-from .hashmap import _RAW_KEY_TYPES, EMPTY_MAP, Key, SpellMap, normkey
+from .hashmap import _FIRST, _RAW_KEY_TYPES, EMPTY_MAP, Key, SpellMap, normkey
 from .pvec import pvector
 
 
@@ -79,7 +79,12 @@ class TransientMap:
 
     def __init__(self, initial: Optional[SpellMap] = None) -> None:
         """Start empty, or from a map's entries in its order (``initial`` is never changed)."""
-        self._d = {} if initial is None or not len(initial) else {normkey(k): (k, v) for k, v in initial.items()}
+        if initial is None or not len(initial):
+            self._d = {}
+        elif initial._d is not None:  # small or built whole: its dict already maps normkey → entry
+            self._d = initial._d.copy()
+        else:
+            self._d = {normkey(k): (k, v) for k, v in initial.items()}
 
     def _live(self) -> dict[Any, tuple[Any, Any]]:
         d = self._d
@@ -96,12 +101,22 @@ class TransientMap:
         return self
 
     def assoc_all(self, pairs: Iterable[tuple[Any, Any]]) -> TransientMap:
+        """``assoc`` of every (key, value) 2-tuple in order. A pair whose key is new becomes the entry
+        itself (tuples are immutable: one tuple per entry, not two, issue 13.3); into an empty
+        transient, a list of pairs whose keys are distinct and of the raw key types is taken in C
+        loops (``SpellMap.from_distinct_pairs``' test)."""
         d = self._live()
+        if not d and type(pairs) is list and len(pairs) > 1 and _RAW_KEY_TYPES.issuperset(map(type, map(_FIRST, pairs))):
+            fresh = dict(zip(map(_FIRST, pairs), pairs))
+            if len(fresh) == len(pairs):  # distinct keys: exactly what the loop below would build
+                self._d = fresh
+                return self
         raw = _RAW_KEY_TYPES
-        for k, v in pairs:
+        for p in pairs:
+            k = p[0]
             nk = k if type(k) in raw else Key(k)
             old = d.get(nk)
-            d[nk] = (k, v) if old is None else (old[0], v)
+            d[nk] = p if old is None else (old[0], p[1])
         return self
 
     def dissoc(self, k: Any) -> TransientMap:

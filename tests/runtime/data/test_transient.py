@@ -122,7 +122,7 @@ def test_a_frozen_large_map_indexed_by_a_dict_writes_like_any_other(size: int, s
     agree with the model, and neither the base nor any earlier version changes."""
     pairs = [(i, -i) for i in range(size)]
     base = TransientMap().assoc_all(pairs).freeze()
-    assert type(base._h) is dict  # the lazy index: no HAMT built by the freeze
+    assert base._d is not None and base._h is None  # built whole: no HAMT tier built by the freeze
     history = [(base, list(pairs))]
     m, model = base, list(pairs)
     for (op, k, v), restart in zip(steps, from_base + [False] * len(steps)):
@@ -134,4 +134,49 @@ def test_a_frozen_large_map_indexed_by_a_dict_writes_like_any_other(size: int, s
     for value, expected in history:
         same_map(value, expected)
     if steps and steps[0][0] == "assoc":  # the first step writes to the base (a dissoc may find nothing)
-        assert type(base._h) is not dict  # the HAMT now lives on the base
+        assert base._h is not None and base._d is not None  # the HAMT tier now lives on the base, beside its dict
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(keys, st.integers(0, 9)), max_size=4 * SMALL), st.lists(st.tuples(keys, st.integers(0, 9)),
+                                                                                   max_size=2 * SMALL))
+def test_assoc_all_builds_what_assoc_one_at_a_time_builds(pairs: list[tuple[Any, int]],
+                                                          more: list[tuple[Any, int]]) -> None:
+    """``assoc_all`` into an empty transient (the C-loop path when every key is raw and distinct, the
+    loop otherwise: ``1``/``1N`` duplicates keep the first spelling) and into a restarted one."""
+    model: list[tuple[Any, Any]] = []
+    for k, v in pairs:
+        model = model_apply(model, "assoc", k, v)
+    built = TransientMap().assoc_all(list(pairs)).freeze()
+    same_map(built, model)
+    for k, v in more:
+        model = model_apply(model, "assoc", k, v)
+    same_map(TransientMap(built).assoc_all(list(more)).freeze(), model)
+
+
+@pytest.mark.parametrize("size", [SMALL + 1, 100, 1000])
+def test_a_map_built_whole_reads_from_its_dict_and_chunks_in_order(size: int) -> None:
+    pairs = [(Keyword("k%d" % i), i) for i in range(size)]
+    m = TransientMap().assoc_all(pairs).freeze()
+    assert m._d is not None and m._h is None  # no order vector or index built by the freeze
+    assert list(m.items()) == pairs and len(m) == size
+    assert m.get(Keyword("k3")) == 3 and m.get(Keyword("absent"), "d") == "d" and not m.contains(Keyword("x"))
+    for chunk in (1, 7, size - 1, size, 10 * size):
+        parts = list(m.entry_chunks(chunk))
+        assert all(0 < len(p) <= max(1, chunk) for p in parts)
+        assert [e for p in parts for e in p] == pairs
+    assert pr_str(m) == pr_str(SpellMap.from_pairs(pairs))
+
+
+def test_removing_every_key_of_a_map_built_whole_one_at_a_time_keeps_it_a_map() -> None:
+    """dissoc of a large built-whole map goes through its HAMT tier (never a dict copy per step)."""
+    pairs = [(i, -i) for i in range(3 * SMALL)]
+    m = TransientMap().assoc_all(pairs).freeze()
+    base = m
+    model = list(pairs)
+    for k, _ in pairs[::-1]:
+        m = m.dissoc(k)
+        model = model_apply(model, "dissoc", k, 0)
+        same_map(m, model)
+    assert base.dissoc("absent") is base
+    same_map(base, pairs)
