@@ -42,6 +42,7 @@ class H:
     # sentinels and types compared against
     MISS: Final = "_MISS"
     NOTHING: Final = "_NOTHING"
+    NO_ENTRY: Final = "_NO_ENTRY"  # (None, None): a map dict's read of an absent key (emit.natives)
     SPELL_FN: Final = "_SpellFn"
     SPELL_MAP: Final = "_SpellMap"
     SPELL_ERROR: Final = "_SpellError"
@@ -151,7 +152,7 @@ def compiled_namespace() -> dict[str, Any]:
     from .core.reducing import kv_pairs
     from .data.equality import spell_eq
     from .data.fn import RecurMarker, SpellFn
-    from .data.hashmap import SpellMap
+    from .data.hashmap import NO_ENTRY, SpellMap
     from .data.lookup import get
     from .data.vector import PVector, vec
     from .destructure import destructure
@@ -161,7 +162,7 @@ def compiled_namespace() -> dict[str, Any]:
 
     load()
     ns: dict[str, Any] = {
-        H.MISS: s.MISS, H.NOTHING: s.NOTHING, H.SPELL_FN: SpellFn, H.SPELL_MAP: SpellMap,
+        H.MISS: s.MISS, H.NOTHING: s.NOTHING, H.NO_ENTRY: NO_ENTRY, H.SPELL_FN: SpellFn, H.SPELL_MAP: SpellMap,
         H.SPELL_ERROR: SpellError, H.MAYBE_RECUR: frozenset({SpellMap, RecurMarker}), H.PVECTOR: PVector, H.EPOCH: EPOCH,
         H.MISS_LOOKUP: s.miss, H.NS_PATH: s.ns_path, H.NS_STATIC: s.ns_static, H.REC: s.rec, H.DEFINE: s.define,
         H.UNWIND: s.unwind, H.RESTORE: s.restore, H.PUBLISH: s.publish, H.DESTRUCTURE: destructure, H.LOOP_REBIND: s.loop_rebind,

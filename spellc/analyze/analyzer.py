@@ -281,7 +281,7 @@ class Analyzer:
 
         if type(head) is Keyword:
             if 1 <= len(args_forms) <= 2:
-                return KeywordCall(form, pos, ctx, head, args())
+                return KeywordCall(form, pos, ctx, head, args(), self.optimise)
             return Call(form, pos, ctx, Const(head, pos, Ctx.EXPR, head), args(), False)
         if type(head) is Symbol:
             head_pos = spans[0] if spans and spans[0] is not None else pos

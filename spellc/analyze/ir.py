@@ -303,10 +303,12 @@ class NativeOp(Node):
 
 
 class KeywordCall(Node):
-    """``(:k m)`` / ``(:k m default)``."""
+    """``(:k m)`` / ``(:k m default)``; ``inline`` when optimising (the map read is written inline,
+    ``emit.natives.NativeEmitter.keyword_lookup``)."""
 
     kw: Keyword
     args: tuple[Node, ...]
+    inline: bool
 
 
 class Throw(Node):

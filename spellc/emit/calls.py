@@ -36,6 +36,8 @@ class CallEmitter(FastPathEmitter):
     def e_KeywordCall(self, node: ir.KeywordCall, scope: Scope, info: FnInfo) -> Result:
         stmts, exprs = self.exprs_in_order(node.args, scope, info)
         with P.at(self.call_pos(node.form, node.pos)):
+            if node.inline:  # issue 13.3: the map read inline (natives.keyword_lookup)
+                return Result(stmts, self.keyword_lookup(exprs[0], self.const(node.kw), exprs[1:]))
             e = P.callname(H.GET, exprs[0], self.const(node.kw), *exprs[1:])
         return Result(stmts, e)
 

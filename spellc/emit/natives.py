@@ -210,9 +210,13 @@ class NativeEmitter(EmitterBase):
             test = P.bitand(P.is_(P.callname("type", c_eval), P.name(H.PVECTOR)), *rest_eval)
             return P.ifexp(test, P.call(P.attr(c, "append"), readers[1]), slow)
         if op == "get":
-            test = P.bitand(P.is_(P.callname("type", c_eval), P.name(H.SPELL_MAP)), *rest_eval)
             if type(ops[1][2]) is Keyword:
-                return P.ifexp(test, self._small_map_get(c, readers[1]), slow)
+                if isinstance(args[0], ast.Name):  # a plain read: no temp needed
+                    c_eval = c = args[0]
+                    slow = P.callname(H.op(op), c, readers[1])
+                return self._keyword_read([P.is_(P.callname("type", c_eval), P.name(H.SPELL_MAP)), *rest_eval], c,
+                                          readers[1], None, slow)
+            test = P.bitand(P.is_(P.callname("type", c_eval), P.name(H.SPELL_MAP)), *rest_eval)
             return P.ifexp(test, P.call(P.attr(c, "get"), readers[1]), slow)
         if op == "assoc":
             test = P.bitand(P.is_(P.callname("type", c_eval), P.name(H.SPELL_MAP)), *rest_eval)
@@ -224,18 +228,59 @@ class NativeEmitter(EmitterBase):
                       P.chain(P.const(0), [ast.LtE(), ast.Lt()], [readers[1], P.callname("len", c)]))
         return P.ifexp(test, P.subscript(c, readers[1]), slow)
 
-    def _small_map_get(self, m: ast.expr, k: ast.expr) -> ast.expr:
-        """``(get m :k)`` on a ``SpellMap`` with a literal keyword key, without a method call when the
-        map is in its small tier: ``(e[1] if (e := d.get(k)) is not None else None) if (d := m._d)
-        is not None else m.get(k)``.
+    def _keyword_read(self, test: list[ast.expr], m: ast.expr, kw: ast.expr, default: Optional[ast.expr],
+                      slow: ast.expr) -> ast.expr:
+        """A ``SpellMap`` read by a literal keyword key, inline (issue 13.3), when ``test`` (the
+        operands' evaluation and ``type(m) is _SpellMap``) holds and the map holds a dict (small,
+        or built whole: ``data.hashmap``); ``slow`` (the library's ``get``) otherwise::
 
-        Exactly ``SpellMap.get`` inlined (``data.hashmap``): a keyword is one of the raw key types,
-        so it is its own dict key; a small map's dict maps it to its (key, value) entry; a large
-        map (``_d`` is None) takes the method."""
-        d, e = self.tmp("_d"), self.tmp("_e")
-        found = P.ifexp(P.is_not(P.walrus(e, P.call(P.attr(P.name(d), "get"), k)), P.const(None)),
-                        P.subscript(P.name(e), P.const(1)), P.const(None))
-        return P.ifexp(P.is_not(P.walrus(d, P.attr(m, "_d")), P.const(None)), found, P.call(P.attr(m, "get"), k))
+            _d.get(k, _NO_ENTRY)[1] if test and (_d := m._d) else slow
+            _e[1] if test and (_d := m._d) and (_e := _d.get(k)) is not None else slow
+
+        the second with a ``default`` (``(:k m default)``), where an absent key also takes ``slow``.
+        ``_d`` is None in the HAMT tier and an empty dict for an empty map: both take ``slow``.
+
+        Exactly ``SpellMap.get`` inlined: a keyword is one of the raw key types, so it is its own
+        dict key, and a map's dict maps it to its (key, value) entry; ``_NO_ENTRY`` is
+        ``(None, None)``, so an absent key reads nil. A map in the HAMT tier (``_d`` is None) and
+        every other value take ``slow``, which is what the unoptimised code calls. The read calls
+        nothing and cannot fail. Short on purpose: it is written at every such site (built size,
+        issue 12)."""
+        d = self.tmp("_d")
+        has_dict = P.walrus(d, P.attr(m, "_d"))
+        guard = P.bitand(*test)
+        if default is None:
+            return P.ifexp(P.and_(guard, has_dict),
+                           P.subscript(P.call(P.attr(P.name(d), "get"), kw, P.name(H.NO_ENTRY)), P.const(1)), slow)
+        e = self.tmp("_e")
+        found = P.is_not(P.walrus(e, P.call(P.attr(P.name(d), "get"), kw)), P.const(None))
+        return P.ifexp(P.and_(guard, has_dict, found), P.subscript(P.name(e), P.const(1)), slow)
+
+    def keyword_lookup(self, m: ast.expr, kw: ast.expr, default: list[ast.expr]) -> ast.expr:
+        """``(:k m)`` / ``(:k m default)`` with a literal keyword head (issue 13.3), on evaluated
+        operands: a ``SpellMap`` (exact type) holding a dict is read inline (``_keyword_read``);
+        anything else — nil, sets, vectors, sorted maps and records, strings, other values, maps in
+        the HAMT tier — calls ``_get`` exactly as the unoptimised code does.
+
+        Legality: the keyword's call is ``data.lookup.get(m, k, default)`` (``_lookup_self``, which
+        is what ``_get`` is), whose first case for ``type(m) is SpellMap`` is the read inlined here,
+        so both give the same value, and the read cannot fail or call anything. The operands are
+        evaluated once each, in source order, inside the type test (one that is not a plain name
+        or constant is bound there by a walrus), so a failing or effectful default runs exactly as
+        before; the expression keeps the call form's position for anything that fails inside it.
+        Calls of a keyword with no argument or more than two are ordinary calls, not this."""
+        if isinstance(m, ast.Constant):  # a literal (nil, a number...) never passes the type test
+            return P.callname(H.GET, m, kw, *default)
+        m_eval, m_r = (m, m) if isinstance(m, ast.Name) else self._operand(m)[:2]
+        test = [P.is_(P.callname("type", m_eval), P.name(H.SPELL_MAP))]
+        readers: list[ast.expr] = []
+        for a in default:
+            a_eval, a_r, _ = self._operand(a)
+            if isinstance(a_eval, ast.NamedExpr):
+                test.append(P.is_not(a_eval, P.name(H.NOTHING)))
+            readers.append(a_r)
+        return self._keyword_read(test, m_r, kw, readers[0] if readers else None,
+                                  P.callname(H.GET, m_r, kw, *readers))
 
     def _eq(self, x: ast.expr, y: ast.expr) -> ast.expr:
         (xe, xa, xc), (ye, ya, yc) = self._operand(x), self._operand(y)

@@ -80,6 +80,10 @@ _RAW_KEY_TYPES = frozenset({str, int, BigInt, Keyword, Symbol, type(None), Fract
 
 _FIRST = itemgetter(0)
 
+NO_ENTRY: tuple[None, None] = (None, None)
+"""What a dict-holding map's read of an absent key finds: ``m._d.get(k, NO_ENTRY)[1]`` is nil
+(the compiled ``(:k m)``/``(get m :k)``, ``spellc.emit.natives``)."""
+
 
 class Key:
     """Wraps a map key whose Python hash/eq would disagree with Spell's."""
