@@ -106,6 +106,7 @@ class H:
     TO_LIST: Final = "_to_list"
     REDUCE_ITEMS: Final = "_reduce_items"
     ASSOC_PAIRS: Final = "_assoc_pairs"
+    ASSOC_KEYWORDS: Final = "_assoc_keywords"
     VEC_LONGS: Final = "_vec_longs"
     PIPE_ITEMS: Final = "_pipe_items"
     KV_PAIRS: Final = "_kv_pairs"
@@ -158,6 +159,7 @@ def compiled_namespace() -> dict[str, Any]:
     from .destructure import destructure
     from .epoch import EPOCH
     from .errors import SpellError
+    from .keyword_assoc import assoc_keywords
     from .library import load
 
     load()
@@ -179,6 +181,7 @@ def compiled_namespace() -> dict[str, Any]:
         H.APPLY_PUB: published.apply_published, H.MACRO_CALL_PUB: published.macro_call_published,
         H.MACRO_PUB: published.macro_call_published_into,
         H.TO_LIST: published.to_list, H.REDUCE_ITEMS: inline.reduce_items, H.ASSOC_PAIRS: inline.assoc_pairs,
+        H.ASSOC_KEYWORDS: assoc_keywords,
         H.VEC_LONGS: longvecs.vec_of_longs, H.PIPE_ITEMS: seqs.seq_items, H.KV_PAIRS: kv_pairs, H.GROUPED: colls.grouped,
         "_op_add": num.add, "_op_sub": num.sub, "_op_mul": num.mul, "_op_lt": num.lt, "_op_gt": num.gt,
         "_op_le": num.le, "_op_ge": num.ge, "_op_inc": num.inc, "_op_dec": num.dec, "_op_neg": num.neg,

@@ -41,9 +41,14 @@ The transformations, each with its legality argument written where it is done:
   a literal fn, ``into``, ``some``, ``every?``, ``group-by`` (these three also over a collection
   alone), or as the value, and ``reduce-kv`` with a literal fn as a loop in the caller —
   ``spellc.emit.pipelines``;
-* large maps frozen from a transient indexed by a plain dict until first written —
-  ``spell_runtime.data.hashmap`` (``_index``);
-* ``(get m :k)`` reading a small map's dict inline — ``spellc.emit.natives._small_map_get``;
+* large maps built whole (a transient's freeze, ``from_pairs``...) kept as the builder's dict,
+  their HAMT tier built only at the first persistent write — ``spell_runtime.data.hashmap``
+  (``adopt``, ``_tier``); a transient's new entries are the pair tuples themselves —
+  ``spell_runtime.data.transient`` (``assoc_all``);
+* ``(get m :k)``, ``(:k m)`` and ``(:k m default)`` reading a dict-holding map inline —
+  ``spellc.emit.natives`` (``_keyword_read``, ``keyword_lookup``);
+* ``(assoc m :a x :b y ...)`` with literal keyword keys written into one copy of a small map's
+  dict — ``spell_runtime.keyword_assoc``;
 * the whole-vector fast paths of ``reduce``/``map``/``filter`` — ``spell_runtime.core.bulk``, with
   the long facts (element bounds) of ``range`` and of its own results — ``spell_runtime.core.longvecs``;
 * the evaluation GC threshold (not a transformation: no value can depend on it) —

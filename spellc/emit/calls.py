@@ -18,6 +18,7 @@ helper that publishes the parameters around the generic path.
 from __future__ import annotations
 
 import ast
+from typing import cast
 
 from spell_runtime.abi import H
 from spell_runtime.core.registry import info_of
@@ -26,7 +27,8 @@ from ..analyze import ir
 from . import published_calls
 from . import pyast as P
 from .base import FnInfo, Pos, Result, Scope
-from .fastpaths import FastPathEmitter
+from .fastpaths import FastPathEmitter, keyword_assoc
+from .natives import NativeEmitter
 
 
 class CallEmitter(FastPathEmitter):
@@ -37,7 +39,8 @@ class CallEmitter(FastPathEmitter):
         stmts, exprs = self.exprs_in_order(node.args, scope, info)
         with P.at(self.call_pos(node.form, node.pos)):
             if node.inline:  # issue 13.3: the map read inline (natives.keyword_lookup)
-                return Result(stmts, self.keyword_lookup(exprs[0], self.const(node.kw), exprs[1:]))
+                natives = cast(NativeEmitter, self)  # the composed Emitter has both
+                return Result(stmts, natives.keyword_lookup(exprs[0], self.const(node.kw), exprs[1:]))
             e = P.callname(H.GET, exprs[0], self.const(node.kw), *exprs[1:])
         return Result(stmts, e)
 
@@ -58,6 +61,8 @@ class CallEmitter(FastPathEmitter):
             e: ast.expr = P.callname(H.HOST_FAIL_NOW, P.tuple_(exprs), P.const(msg))
         elif node.env:
             e = P.call(self.const(node.value.fn), P.name("D"), *exprs)
+        elif keyword_assoc(node):  # issue 13.3: spell_runtime.keyword_assoc
+            e = P.callname(H.ASSOC_KEYWORDS, *exprs)
         else:
             e = P.call(self.const(node.value), *exprs)
         return e

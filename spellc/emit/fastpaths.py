@@ -43,7 +43,7 @@ import ast
 from typing import Any, Optional, cast
 
 from spell_runtime.abi import H
-from spell_runtime.data import Symbol
+from spell_runtime.data import Keyword, Symbol
 
 from ..analyze import ir
 from . import pyast as P
@@ -52,6 +52,17 @@ from .pipelines import PipelineEmitter
 from .pipelines import reducing_literal as _inlinable
 
 _S_REDUCE = Symbol("reduce")
+_S_ASSOC = Symbol("assoc")
+
+
+def keyword_assoc(node: ir.BuiltinCall) -> bool:
+    """Whether ``(assoc m k1 v1 k2 v2 ...)`` — at least two pairs, every key a literal keyword — is
+    written as ``_assoc_keywords(m, k1, v1, ...)`` (``spell_runtime.keyword_assoc``, where its
+    legality is argued; one pair is the native ``assoc`` operator instead, ``emit.natives``)."""
+    args = node.args
+    return (node.sym is _S_ASSOC and len(args) >= 5 and len(args) % 2 == 1
+            and all(type(k) is ir.Const and type(k.value) is Keyword for k in args[1::2]))
+
 def _assoc_body(fn: ir.Fn) -> Optional[ir.NativeOp]:
     """The body's ``(assoc acc k v)`` when that is all it is and ``acc`` is used nowhere else."""
     assert fn.body is not None
@@ -126,4 +137,4 @@ class FastPathEmitter(PipelineEmitter):
         return Result(fn_value.stmts + stmts + [guarded], P.name(r))
 
 
-__all__ = ["FastPathEmitter"]
+__all__ = ["FastPathEmitter", "keyword_assoc"]
