@@ -235,9 +235,9 @@ class NativeEmitter(EmitterBase):
         or built whole: ``data.hashmap``); ``slow`` (the library's ``get``) otherwise::
 
             _d.get(k, _NO_ENTRY)[1] if test and (_d := m._d) else slow
-            _e[1] if test and (_d := m._d) and (_e := _d.get(k)) is not None else slow
+            (_e[1] if (_e := _d.get(k)) is not None else default) if test and (_d := m._d) else slow
 
-        the second with a ``default`` (``(:k m default)``), where an absent key also takes ``slow``.
+        the second with a ``default`` (``(:k m default)``, a name or constant read: already evaluated).
         ``_d`` is None in the HAMT tier and an empty dict for an empty map: both take ``slow``.
 
         Exactly ``SpellMap.get`` inlined: a keyword is one of the raw key types, so it is its own
@@ -254,7 +254,7 @@ class NativeEmitter(EmitterBase):
                            P.subscript(P.call(P.attr(P.name(d), "get"), kw, P.name(H.NO_ENTRY)), P.const(1)), slow)
         e = self.tmp("_e")
         found = P.is_not(P.walrus(e, P.call(P.attr(P.name(d), "get"), kw)), P.const(None))
-        return P.ifexp(P.and_(guard, has_dict, found), P.subscript(P.name(e), P.const(1)), slow)
+        return P.ifexp(P.and_(guard, has_dict), P.ifexp(found, P.subscript(P.name(e), P.const(1)), default), slow)
 
     def keyword_lookup(self, m: ast.expr, kw: ast.expr, default: list[ast.expr]) -> ast.expr:
         """``(:k m)`` / ``(:k m default)`` with a literal keyword head (issue 13.3), on evaluated
