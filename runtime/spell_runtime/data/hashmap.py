@@ -115,8 +115,8 @@ class SpellMap:
 
     __slots__ = ("_d", "_h", "_ord", "_n", "_next", "span", "child_spans", "__weakref__")
 
-    _d: Optional[dict[Any, tuple[Any, Any]]]
-    _h: Any  # large maps: immutables.Map or (frozen from a transient) dict, normkey → position in _ord
+    _d: Optional[dict[Any, tuple[Any, Any]]]  # small maps and maps built whole: normkey → (key, value)
+    _h: Any  # the HAMT tier (or a built-whole map's, once written): immutables.Map, normkey → position in _ord
     _ord: Any  # pvector[(key, value) | _DEAD] in insertion order; _next = its length
     _n: int
     _next: int

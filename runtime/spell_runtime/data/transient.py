@@ -11,7 +11,8 @@ built in a Python list or dict and frozen once:
 * ``TransientMap``: ``assoc``/``dissoc`` write a dict ``normkey → (key, value)``
   (Python dicts keep insertion order and keep a re-assigned key in place, which
   is exactly Spell's map order, language.md §4.5); ``freeze()`` hands the dict to
-  ``SpellMap`` without copying (small tier) or builds the large tier in one pass.
+  ``SpellMap`` without copying, at any size (a large map built whole keeps it and
+  builds its HAMT tier only when first written: ``hashmap``'s docstring).
 
 Ownership rule (what makes this unobservable): a transient is never itself a
 Spell value — no Spell code can see it, only its frozen result — and after

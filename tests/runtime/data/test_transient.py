@@ -5,7 +5,8 @@ Spell equality (``spell_eq``): assoc of a present key replaces the value in plac
 and keeps the first spelling, dissoc removes. Persistent ``assoc``/``dissoc``
 one at a time, ``TransientMap`` + ``freeze``, and ``from_pairs`` must all agree
 with it — order, ``get``, ``count``, printing, equality and hash — across the
-small (dict) and large (HAMT + pvector) tiers.
+small (dict), built-whole (dict, HAMT tier built at the first write) and large (HAMT + pvector)
+tiers.
 """
 
 from __future__ import annotations
@@ -117,8 +118,8 @@ def test_reassociating_an_equal_key_keeps_the_first_spelling_in_both_tiers(size:
 @given(st.integers(SMALL + 1, 3 * SMALL), ops, st.lists(st.booleans(), max_size=4 * SMALL))
 def test_a_frozen_large_map_indexed_by_a_dict_writes_like_any_other(size: int, steps: list[tuple[str, Any, int]],
                                                                      from_base: list[bool]) -> None:
-    """A map frozen from a transient keeps its freeze's dict as its index until first written
-    (``hashmap._index``); writes from it — several from the same base, then from their results —
+    """A large map frozen from a transient keeps its freeze's dict (``_d``) and builds its HAMT tier
+    only when first written (``hashmap.SpellMap._tier``); writes from it — several from the same base, then from their results —
     agree with the model, and neither the base nor any earlier version changes."""
     pairs = [(i, -i) for i in range(size)]
     base = TransientMap().assoc_all(pairs).freeze()
