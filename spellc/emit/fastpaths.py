@@ -63,6 +63,7 @@ def keyword_assoc(node: ir.BuiltinCall) -> bool:
     return (node.sym is _S_ASSOC and len(args) >= 5 and len(args) % 2 == 1
             and all(type(k) is ir.Const and type(k.value) is Keyword for k in args[1::2]))
 
+
 def _assoc_body(fn: ir.Fn) -> Optional[ir.NativeOp]:
     """The body's ``(assoc acc k v)`` when that is all it is and ``acc`` is used nowhere else."""
     assert fn.body is not None
