@@ -1,5 +1,5 @@
 """``(get m :k)`` with a literal keyword key, inlined for small maps (issue 13 item 3:
-``emit.natives._small_map_get``), with the switch on and off: every kind of map and non-map, present
+``emit.natives._keyword_read``), with the switch on and off: every kind of map and non-map, present
 and absent keys, nil and false values, must give what the library's ``get`` gives."""
 
 from __future__ import annotations
