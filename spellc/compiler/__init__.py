@@ -249,11 +249,13 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     mod = ast.Module(body=[*emitter.functions, *units], type_ignores=[])
     seen: set[int] = set()
     const_refs: list[ast.Name] = []
-    for py_node in ast.walk(mod):  # the emitter may share one Name node between places: rename it once
-        if type(py_node) is ast.Name and id(py_node) not in seen and py_node.id in emitter.consts:
-            seen.add(id(py_node))
-            const_refs.append(py_node)
-    uses = Counter(ref.id for ref in const_refs)
+    uses: Counter[str] = Counter()
+    for py_node in ast.walk(mod):  # the emitter shares Name nodes between places: count each place, rename once
+        if type(py_node) is ast.Name and py_node.id in emitter.consts:
+            uses[py_node.id] += 1
+            if id(py_node) not in seen:
+                seen.add(id(py_node))
+                const_refs.append(py_node)
     entries, entry_of_name = ConstantEncoder().encode(emitter.consts, first=[name for name, _ in uses.most_common()])
     # Code names each constant by the entry it is bound to (equal constants share one entry and name).
     for ref in const_refs:

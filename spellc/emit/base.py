@@ -118,6 +118,7 @@ class EmitterBase:
                             if hasattr(cls, "e_" + kind.__name__)}
 
     def __init__(self) -> None:
+        P.reset_names()
         self.consts: dict[str, Any] = {}
         self._const_ids: dict[int, str] = {}
         self.table: dict[tuple[int, int, int, int], Any] = {}

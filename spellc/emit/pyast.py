@@ -78,11 +78,30 @@ def chain(left: ast.expr, ops: list[ast.cmpop], comparators: list[ast.expr]) -> 
     return _s(ast.Compare(left, ops, comparators))
 
 
+# Loaded names are shared: one ``Name`` node per (name, position) serves every place that reads it
+# there (a call site reads ``D`` and its temporaries several times at one position), as ``ast.parse``
+# shares its context nodes. CPython compiles and unparses shared nodes like copies. Nothing edits a
+# node in place except ``build_module``'s renaming of constants, which renames each node once and
+# runs after emitting; ``reset_names`` empties the table for the next emitter. About a third of the
+# names made for compile-300 were repeats (issue 12: emitting is a third of a cold compile).
+_NAMES: dict[tuple[str, Pos], ast.Name] = {}
+_Name = ast.Name  # the hottest classes, bound once (no ``ast.`` attribute lookup per node)
+_Call = ast.Call
+
+
+def reset_names() -> None:
+    """Forget the shared names (each emitter starts with an empty table: see ``_NAMES``)."""
+    _NAMES.clear()
+
+
 # The constructors below are the emitter's hottest (a name is a third of all nodes): they position
 # their node in place rather than through ``_s``, one Python call fewer per node.
 def name(n: str) -> ast.Name:
-    node = ast.Name(n, LOAD)
-    node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = _STACK[-1]
+    key = (n, _STACK[-1])
+    node = _NAMES.get(key)
+    if node is None:
+        node = _NAMES[key] = _Name(n, LOAD)
+        node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = key[1]
     return node
 
 
@@ -99,16 +118,18 @@ def const(v: Any) -> ast.Constant:
 
 
 def call(func: ast.expr, *args: ast.expr) -> ast.Call:
-    node = ast.Call(func, list(args), [])
+    node = _Call(func, list(args), [])
     node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = _STACK[-1]
     return node
 
 
 def callname(fn: str, *args: ast.expr) -> ast.Call:
     pos = _STACK[-1]
-    func = ast.Name(fn, LOAD)
-    func.lineno, func.col_offset, func.end_lineno, func.end_col_offset = pos
-    node = ast.Call(func, list(args), [])
+    func = _NAMES.get((fn, pos))
+    if func is None:
+        func = _NAMES[fn, pos] = _Name(fn, LOAD)
+        func.lineno, func.col_offset, func.end_lineno, func.end_col_offset = pos
+    node = _Call(func, list(args), [])
     node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = pos
     return node
 
