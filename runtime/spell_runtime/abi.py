@@ -74,6 +74,7 @@ class H:
     RECUR_OF: Final = "_recur_of"
     RECUR_VALUE: Final = "_recur_value"
     STALE: Final = "_stale"
+    STALE_HERE: Final = "_stale_here"
     SUBUNITS: Final = "_subunits"
     SUBUNITS_VALUE: Final = "_subunits_value"
     GET: Final = "_get"
@@ -171,7 +172,7 @@ def compiled_namespace() -> dict[str, Any]:
         H.PRIVATE_REBIND: s.private_rebind,
         H.APPLY: s.apply_fn, H.IS_MACRO: s.check_macro, H.MACRO_CALL: s.macro_call, H.NOT_MACRO: s.not_macro,
         H.APPLIER: s.applier, H.MACRO_INTO: s.macro_into, H.MAKE_RECUR: s.make_recur,
-        H.RECUR_OF: s.recur_of,        H.RECUR_VALUE: s.recur_value, H.STALE: s.stale, H.SUBUNITS: s.subunits, H.SUBUNITS_VALUE: s.subunits_value, H.GET: get, H.IS: operator.is_,
+        H.RECUR_OF: s.recur_of,        H.RECUR_VALUE: s.recur_value, H.STALE: s.stale, H.STALE_HERE: s.stale_here, H.SUBUNITS: s.subunits, H.SUBUNITS_VALUE: s.subunits_value, H.GET: get, H.IS: operator.is_,
         H.SPELL_EQ: spell_eq,
         H.THROW: s.throw, H.THROW_NOW: s.throw_now, H.FAIL: s.fail, H.FAIL_NOW: s.fail_now,
         H.HOST_FAIL_NOW: s.host_fail_now, H.ARITY_TEXT: s.arity_text, H.CONV: s.conv, H.SEQ_FAIL: s.seq_fail,
@@ -194,7 +195,7 @@ def compiled_namespace() -> dict[str, Any]:
     return dict(ns)
 
 
-LEGACY: Final = frozenset({"APPLY", "FN_FAIL", "MACRO_CALL", "MACRO_CALL_PUB"})
+LEGACY: Final = frozenset({"APPLY", "FN_FAIL", "MACRO_CALL", "MACRO_CALL_PUB", "STALE"})
 """``H`` members the emitter no longer writes but modules built by earlier versions of it call
 (``spellc build`` output imports this namespace): kept so that those modules still run."""
 

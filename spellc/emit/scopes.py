@@ -618,9 +618,9 @@ class ScopeEmitter(TypedEmitter):
         handler = [self._fn_handler(body, running, private_vals)]
         if info.static_refs:
             current: ast.expr = P.subscript(P.name(H.EPOCH), P.const(0))
+            # ``_stale_here`` reads the body's arguments from its frame: the guard is the first statement.
             guard = P.if_(current if epoch == 0 else P.compare(current, ast.NotEq(), P.const(epoch)),  # int: same test
-                          [P.ret(P.callname(H.STALE, P.name(fname), self.const(body.form), P.name("D"), P.name(L.HEAD),
-                                            P.tuple_([P.name(p) for p in params])))])
+                          [P.ret(P.callname(H.STALE_HERE, self.const(body.form)))])
             pre.insert(0, guard)
         fn = P.fndef(fname, ["D", "_H", *params], pre + [P.try_(main, "_e", handler, fin)])
         self.functions.append(fn)

@@ -1,0 +1,56 @@
+"""A compiled body that refers to a builtin directly checks the binding epoch at entry and, once
+some code has bound such a name, is compiled again and run in its place. The guard hands over only
+the ``fn`` form (``_stale_here``): the body's arguments are read from its frame, so the re-run must
+see exactly the arguments, head and env of the call, with and without optimisations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from spell_runtime import support
+
+import spellc
+from spellc.compiler import optimisations
+
+PROGRAM = """
+(defn f [x y] (+ (inc x) y))
+(def before (f 1 2))
+(def inc (fn [v] (* 10 v)))
+[before (f 1 2) (f 3 -5)]
+"""
+
+
+def _count_stale(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+    calls: list[tuple[Any, ...]] = []
+    real = support.stale
+
+    def counting(code: Any, form: Any, D: Any, head: Any, args: tuple[Any, ...]) -> Any:
+        calls.append((head, args))
+        return real(code, form, D, head, args)
+
+    monkeypatch.setattr(support, "stale", counting)
+    return calls
+
+
+def test_a_body_compiled_before_its_builtin_was_bound_runs_recompiled_with_its_arguments(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _count_stale(monkeypatch)
+    assert list(spellc.eval_string(PROGRAM)) == [4, 12, 25]
+    assert [args for _, args in calls] == [(1, 2), (3, -5)]
+    assert all(str(head) == "f" for head, _ in calls)
+    with optimisations(False):
+        assert list(spellc.eval_string(PROGRAM)) == [4, 12, 25]
+
+
+def test_an_error_in_the_recompiled_body_keeps_its_position_env_and_trace() -> None:
+    program = "(defn g [x] (inc (first x)))\n(g [1])\n(def inc (fn [v] (+ v :k)))\n(g [2])"
+    outcomes = []
+    for on in (True, False):
+        with optimisations(on), pytest.raises(spellc.SpellError) as info:
+            spellc.eval_string(program, "<stale>")
+        e = info.value
+        outcomes.append((e.message, e.position, [str(t) for t in e.trace or []],
+                         sorted(str(k) for k in (e.env or {}))))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][1] is not None and outcomes[0][1][0] == 3
