@@ -237,13 +237,16 @@ def _subscript_const(target: Any) -> Optional[str]:
 
 
 def _stale_form(fn: Any, values: dict[str, Any]) -> Any:
-    """The ``(fn …)`` form a compiled fn body recompiles from when stale: ``_stale(_fnK, _kM, …)``."""
+    """The ``(fn …)`` form a compiled fn body recompiles from when stale: the guard's
+    ``_stale_here(_kM)`` (``_stale(_fnK, _kM, …)`` in code emitted before it)."""
     found: list[Any] = []
+    where = {"_stale_here": 0, "_stale": 1}  # the form's argument, by helper
 
     class Find(cst.CSTVisitor):
         def visit_Call(self, node: Any) -> None:
-            if not found and isinstance(node.func, cst.Name) and node.func.value == "_stale" and len(node.args) > 1:
-                arg = node.args[1].value
+            at = where.get(node.func.value) if isinstance(node.func, cst.Name) else None
+            if not found and at is not None and len(node.args) > at:
+                arg = node.args[at].value
                 if isinstance(arg, cst.Name):
                     found.append(values.get(arg.value))
 
