@@ -60,7 +60,9 @@ def _write_package_bytecode() -> None:
 def _run_rss(cmd: list[str]) -> tuple[float, int, str]:
     """(wall seconds, peak RSS in KB, stdout) of one child, reaped with ``wait4`` to read its own peak RSS."""
     t = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())
+    # cwd: ``python -c``/``-m`` children put the working directory first on ``sys.path``, so run from
+    # another checkout (``/work/main``) they would import its ``spellc`` instead of this tree's.
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(), cwd=ROOT)
     out = proc.stdout.read() if proc.stdout else b""
     err = proc.stderr.read() if proc.stderr else b""
     _, status, usage = os.wait4(proc.pid, 0)

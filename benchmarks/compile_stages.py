@@ -90,7 +90,8 @@ def _env() -> dict[str, str]:
 
 
 def _child(code: str) -> str:
-    proc = subprocess.run([sys.executable, "-c", code, str(SHARED)], capture_output=True, text=True, env=_env(),
+    # cwd: a ``-c`` child puts the working directory first on ``sys.path`` (see backend.py).
+    proc = subprocess.run([sys.executable, "-c", code, str(SHARED)], capture_output=True, text=True, env=_env(), cwd=ROOT,
                           check=False)
     if proc.returncode != 0:
         raise SystemExit(proc.stderr[-2000:])
