@@ -169,15 +169,39 @@ class Analyzer:
         # Off (``spell_runtime.optimise``): no static builtin reference and no private scope, so
         # the emitter writes the plain dynamic shape for everything.
         self.optimise = optimise.ENABLED[0]
+        # ``analyze.late``: code analyzed while ``tainted`` may run after something bound a core name
+        # in this activation's frame at run time (a user macro's expansion, a caught failure's env,
+        # sub-units), so no reference in it is static. ``tainted_refs`` counts the references that
+        # would have been; ``untainted`` analyzes as if nothing could (the second body of a closed fn).
+        self.tainted = False
+        self.tainted_refs = 0
+        self.untainted = False
 
     # ------------------------------------------------------------------ helpers
     def _static(self, sym: Symbol) -> bool:
         if sym in self.extra_bound or not self.optimise:
             return False
         if bound.is_static_builtin(sym):
+            if self.tainted and not self.untainted:
+                self.tainted_refs += 1
+                return False
             self.static_used.add(sym)
             return True
         return False
+
+    def _taint(self) -> None:
+        """What runs from here on in this activation may see a core name bound at run time (``late``)."""
+        self.tainted = True
+
+    def _scoped(self, analyze: Callable[[], Node]) -> Node:
+        """Analyze a scope whose exit undoes every binding made in it (``let``, a ``loop`` body, whose
+        scope is also undone at each ``recur``: ``late``): what runs after it is as tainted as
+        what ran before it."""
+        was = self.tainted
+        try:
+            return analyze()
+        finally:
+            self.tainted = was
 
     def _bind_names(self, syms: Any) -> None:
         for s in syms:
@@ -299,7 +323,9 @@ class Analyzer:
             head_node = self._symbol(head, Ctx.EXPR, frame, head_pos)
             if type(head_node) is NsRef and head_node.has_static_root:
                 return Call(form, pos, ctx, head_node, args(), False)
-            return Call(form, pos, ctx, head_node, args(), True)
+            call = Call(form, pos, ctx, head_node, args(), True)
+            self._taint()  # the head may be a user macro: its expansion runs in this frame (late)
+            return call
         head_node = self.analyze(head, Ctx.EXPR, frame, spans[0] if spans else pos)
         return Call(form, pos, ctx, head_node, args(), False)
 
@@ -320,9 +346,12 @@ class Analyzer:
                 # the value, so the enclosing code is the same whatever the elements are
                 # (ir.SubUnits.value; the turn loop's (eval (do ...)), see compiler.templates).
                 elems = tuple(forms)
+                self._taint()
                 return Seq(whole, pos, ctx, (SubUnits(whole, pos, ctx, elems, keys, True),), elems)
-            # All but the last element become separately cached units (see ir.SubUnits).
+            # All but the last element become separately cached units (see ir.SubUnits), compiled
+            # when they run: their defs are in this frame, unseen by this analysis (``late``).
             nodes.append(SubUnits(whole, pos, Ctx.STMT, tuple(forms[:-1]), keys))
+            self._taint()
             start = n - 1
         for i in range(start, n):
             f = forms[i]
@@ -341,9 +370,12 @@ class Analyzer:
         if not args:
             return Const(form, pos, ctx, None)
         test = self.analyze(args[0], Ctx.EXPR, frame, _span(spans, 1, pos))
+        after_test = self.tainted
         then = self.analyze(args[1], ctx, frame, _span(spans, 2, pos)) if len(args) > 1 else Const(None, pos, ctx, None)
+        after_then, self.tainted = self.tainted, after_test  # the else branch runs after the test, not the then
         else_ = (self.analyze(args[2], ctx, frame, _span(spans, 3, pos)) if len(args) > 2
                  else Const(None, pos, ctx, None))
+        self.tainted = self.tainted or after_then
         return If(form, pos, ctx, test, then, else_, _is_bool(test))
 
     def _def(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
@@ -397,6 +429,9 @@ class Analyzer:
         return list(as_pvector(bindings)) if type(bindings) in (PVector, LineVector, VectorView) else list(bindings)
 
     def _let(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
+        return self._scoped(lambda: self._let_node(form, args, ctx, frame, pos, spans))
+
+    def _let_node(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
         if not args or type(args[0]) not in (PVector, LineVector, VectorView, PList):
             what = args[0] if args else None
             if what is None:
@@ -429,11 +464,19 @@ class Analyzer:
         return node
 
     def _fn(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
-        saved_in_fn, self.in_fn = self.in_fn, True
+        # A fn body is another activation: it starts untainted (``late``: its entry checks the epoch).
+        saved = self.in_fn, self.tainted, self.tainted_refs
+        self.in_fn, self.tainted, self.tainted_refs = True, False, 0
         try:
             return self._fn_node(form, args, ctx, pos)
         finally:
-            self.in_fn = saved_in_fn
+            self.in_fn, self.tainted, self.tainted_refs = saved
+
+    def _fn_seq(self, body_forms: list[Any], syms: list[Symbol], pos: Any, form: Any) -> Seq:
+        """A fn body's sequence (a ``recur`` to the fn starts it again untainted: its scope is undone
+        first, as a loop's, ``late``)."""
+        self.tainted = False
+        return self._seq(body_forms, Ctx.RETURN, Frame(frozenset(syms)), pos, form, child_spans_of(form), 2)
 
     def _fn_node(self, form: Any, args: list[Any], ctx: Ctx, pos: Any) -> Node:
         name = self.defining[0] if self.defining is not None and self.defining[1] is form else None
@@ -449,25 +492,43 @@ class Analyzer:
                     if s not in syms:
                         syms.append(s)
             self._bind_names(syms)
-            seq = self._seq(body_forms, Ctx.RETURN, Frame(frozenset(syms)), pos, form,
-                            child_spans_of(form), 2)
+            seq = self._fn_seq(body_forms, syms, pos, form)
             private = (self.optimise and bool(syms) and plain_symbols(plist_params) and len(set(plist_params)) == len(plist_params)
                        and not observable([seq], frozenset(syms), self.privacy))
             published = (self.optimise and not private and bool(syms) and plain_symbols(plist_params)
                          and len(set(plist_params)) == len(plist_params) and publishable([seq], frozenset(syms)))
             fn_body = FnBody(plist_params, tuple(syms), seq, form, private, published)
             if published and name is not None:
-                from .selfcalls import closed_self  # imported by the first named published fn: start-up
-
-                found = closed_self(fn_body, name)
-                if found is not None:
-                    fn_body = FnBody(plist_params, tuple(syms), seq, form, private, published, name, found)
+                fn_body = self._closed(fn_body, body_forms, syms, pos, name)
         elif params is None:
             seq = self._seq(body_forms, Ctx.RETURN, Frame(), pos, form, child_spans_of(form), 2)
             fn_body = FnBody((), (), seq, form)
         from spell_runtime.data import plist as mk_plist
 
         return Fn(form, pos, ctx, params, mk_plist(body_forms, is_seq=True), fn_body)
+
+    def _closed(self, fn_body: FnBody, body_forms: list[Any], syms: list[Symbol], pos: Any, name: Symbol) -> FnBody:
+        """``fn_body`` with its second body when it is closed (``selfcalls``). A body whose references
+        ``late`` made dynamic is analyzed again untainted for that second body: nothing in closed code
+        can bind a name, so what taints the ordinary body (its self-calls, which could find a macro
+        there) never runs in the second one, which is entered only from a verified self-call."""
+        from .selfcalls import closed_self  # imported by the first named published fn: start-up
+
+        found = closed_self(fn_body, name)
+        second: Optional[Seq] = None
+        if found is None and self.tainted_refs:
+            saved = self.untainted, self.tainted
+            self.untainted = True
+            try:
+                second = self._fn_seq(body_forms, syms, pos, fn_body.form)
+            finally:
+                self.untainted, self.tainted = saved
+            found = closed_self(FnBody(fn_body.params, fn_body.syms, second, fn_body.form, fn_body.private,
+                                       fn_body.published), name)
+        if found is None:
+            return fn_body
+        return FnBody(fn_body.params, fn_body.syms, fn_body.body, fn_body.form, fn_body.private, fn_body.published,
+                      name, found, second)
 
     def _loop(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
         if not args or type(args[0]) not in (PVector, LineVector, VectorView, PList):
@@ -486,7 +547,9 @@ class Analyzer:
                 if s not in syms:
                     syms.append(s)
         self._bind_names(syms)
-        body = self._seq(args[1:], Ctx.LOOP, Frame(frame.locals | frozenset(syms)), pos, form, spans, 2)
+        body = self._scoped(lambda: self._seq(args[1:], Ctx.LOOP, Frame(frame.locals | frozenset(syms)), pos,
+                                              form, spans, 2))
+        assert isinstance(body, Seq)
         summary = scope_summary([body], self.privacy)
         private = (self.optimise and bool(syms) and plain_symbols(patterns) and len(set(patterns)) == len(patterns)
                    and not clashes(summary, frozenset(syms)))
@@ -496,6 +559,18 @@ class Analyzer:
         return node
 
     def _for(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
+        # Its clauses and body run again after themselves: analyzed again tainted throughout when
+        # they taint; its scope is undone at its exit (``_scoped``).
+        was = self.tainted
+        node = self._for_node(form, args, ctx, frame, pos)
+        grew, self.tainted = self.tainted and not was, was
+        if grew and not self.untainted:
+            self.tainted = True
+            node = self._for_node(form, args, ctx, frame, pos)
+            self.tainted = was
+        return node
+
+    def _for_node(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any) -> Node:
         if len(args) < 1:
             return Fail(form, pos, ctx, "Too few arguments to for", ())
         if type(args[0]) not in (PVector, LineVector, VectorView, PList):
@@ -537,16 +612,21 @@ class Analyzer:
         catch_sym: Any = None
         handler: Optional[Seq] = None
         body_forms = args
+        clause: Optional[list[Any]] = None
         if args and type(args[-1]) is PList and args[-1].count >= 1 and args[-1].first is S_CATCH:
             clause = list(args[-1])
             body_forms = args[:-1]
             catch_sym = clause[1] if len(clause) > 1 else None
             if type(catch_sym) is Symbol:
                 self.binds.add(catch_sym)
+        body = self._seq(body_forms, ctx, frame, pos, form, spans, 1)
+        if clause is not None:
             inner = Frame(frame.locals | {catch_sym}) if type(catch_sym) is Symbol else frame
+            # The handler runs in the failure's env, perhaps a callee's whose code was compiled at
+            # run time, and the rest of this activation goes on in it (§7.13, ``late``).
+            self._taint()
             handler = self._seq(clause[2:], ctx, inner, span_of(args[-1]) or pos, args[-1],
                                 child_spans_of(args[-1]), 2)
-        body = self._seq(body_forms, ctx, frame, pos, form, spans, 1)
         return Try(form, pos, ctx, body, catch_sym, handler)
 
 

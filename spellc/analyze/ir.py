@@ -218,6 +218,10 @@ class FnBody(Record):
     from verified self-calls."""
     self_longs: bool = False
     """With ``closed_self``: the body is long-typed too (parameters and every value in that second body are longs)."""
+    second: Optional[Seq] = None
+    """With ``closed_self``: the sequence the second body is emitted from when it differs from ``body``
+    (``analyze.late``: ``body``'s references after a possible user macro are dynamic, the second
+    body's need not be)."""
 
 
 class Fn(Node):
@@ -331,7 +335,7 @@ NODE_KINDS: tuple[type, ...] = (
 CHILDREN: dict[type, tuple[str, ...]] = {
     Const: (), Local: (), Global: (), BuiltinRef: (), NsRef: (), SubUnits: (),
     VectorLit: ("items",), MapLit: ("vals",), If: ("test", "then", "else_"), Seq: ("body",),
-    Def: ("value",), Binding: ("value",), Let: ("bindings", "body"), FnBody: ("body",), Fn: ("body",),
+    Def: ("value",), Binding: ("value",), Let: ("bindings", "body"), FnBody: ("body", "second"), Fn: ("body",),
     Quine: ("last",), Reopen: ("quine", "extras"), Loop: ("inits", "body"), Recur: ("args",),
     ForIter: ("coll",), ForWhen: ("test",), ForLet: ("bindings",), For: ("clauses", "body"),
     Try: ("body", "handler"), Call: ("head", "args"), BuiltinCall: ("args",), NativeOp: ("args",),

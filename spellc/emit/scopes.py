@@ -661,8 +661,8 @@ class ScopeEmitter(TypedEmitter):
         ints = set(params) if longs else set()
         self.int_vars, self.var_types, self.transients = ints, {p: LONG for p in ints}, frozenset()
         self.range_ints, self.int_ranges = set(ints), {}  # never reassigned here: no recur, def, macro (``bounds``)
-        try:
-            body_stmts = self.seq_stmts(body.body, scope, info, bare_ci=ci)
+        try:  # ``body.second``: the same forms analyzed with no reference made dynamic (``analyze.late``)
+            body_stmts = self.seq_stmts(body.second or body.body, scope, info, bare_ci=ci)
             private_vals = self._private_vals(body.params)
         finally:
             self.private, self.published, self.second_body, self.second_longs, self.exit = saved
