@@ -112,6 +112,9 @@ class H:
     PIPE_ITEMS: Final = "_pipe_items"
     KV_PAIRS: Final = "_kv_pairs"
     GROUPED: Final = "_grouped"
+    # issue 13.5: a static reference's dynamic evaluation after a run-time binding (spellc.emit.late)
+    LATE: Final = "_late"
+    LATE_PUB: Final = "_late_pub"
 
     @staticmethod
     def op(name: str) -> str:
@@ -184,6 +187,7 @@ def compiled_namespace() -> dict[str, Any]:
         H.TO_LIST: published.to_list, H.REDUCE_ITEMS: inline.reduce_items, H.ASSOC_PAIRS: inline.assoc_pairs,
         H.ASSOC_KEYWORDS: assoc_keywords,
         H.VEC_LONGS: longvecs.vec_of_longs, H.PIPE_ITEMS: seqs.seq_items, H.KV_PAIRS: kv_pairs, H.GROUPED: colls.grouped,
+        H.LATE: s.late, H.LATE_PUB: published.late_published_into,
         "_op_add": num.add, "_op_sub": num.sub, "_op_mul": num.mul, "_op_lt": num.lt, "_op_gt": num.gt,
         "_op_le": num.le, "_op_ge": num.ge, "_op_inc": num.inc, "_op_dec": num.dec, "_op_neg": num.neg,
         "_op_zero": num.is_zero, "_op_pos": num.is_pos, "_op_negp": num.is_neg,

@@ -25,11 +25,11 @@ from its handler, as for any private scope.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from .context import CTX_KEY
 from .errors import SpellError
-from .support import MISS, apply_fn, merge_undo
+from .support import MISS, apply_fn, mark_core, merge_undo
 
 
 def _publish(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[Any, ...]) -> list[Any]:
@@ -75,12 +75,20 @@ def macro_call_published(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[A
     a parameter's name: the call site reloads its parameter locals from the third element, and the
     undo entries of those defs are dropped (the name is restored here, on the way out, to the value
     it had before the parameters were published; the caller's later calls publish the new value)."""
-    from .hooks import eval_expansion, expand_user_macro
+    from .hooks import expand_user_macro
+
+    return _evaluate_published(D, syms, vals, lambda: expand_user_macro(D, m, form, str(form.first)), undo)
+
+
+def _evaluate_published(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[Any, ...], make: Any,
+                        undo: Any) -> tuple[Any, Any, tuple[Any, ...]]:
+    """Evaluate the form ``make()`` gives (called once the parameters are published) in ``D``, with
+    the caller's private parameters visible there: ``macro_call_published``'s answer."""
+    from .hooks import eval_expansion
 
     saved = _publish(D, syms, vals)
     try:
-        expansion = expand_user_macro(D, m, form, str(form.first))
-        value, more = eval_expansion(D, expansion)
+        value, more = eval_expansion(D, make())
         after = tuple(D.get(s, MISS) for s in syms)
     except BaseException as e:
         _mark_supplied(e, syms)
@@ -93,11 +101,25 @@ def macro_call_published(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[A
 
 
 def macro_call_published_into(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[Any, ...], m: Any, form: Any,
-                              undo: list[Any]) -> tuple[Any, ...]:
+                              undo: list[Any], mark: Optional[list[Any]] = None) -> tuple[Any, ...]:
     """``macro_call_published`` in the shape the call site reads with the fewest ``ast`` nodes
     (issue 12): the escaping defs go into the caller's undo list ``undo`` in place, and the
-    answer is flat, the parameters' values afterwards then the value."""
+    answer is flat, the parameters' values afterwards then the value. ``mark``: as for
+    ``support.macro_into``."""
     value, more, after = macro_call_published(D, syms, vals, m, form, None)
+    if more:
+        undo.extend(more)
+        if mark is not None:
+            mark_core(mark, more)
+    return (*after, value)
+
+
+def late_published_into(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[Any, ...], form: Any,
+                        undo: list[Any]) -> tuple[Any, ...]:
+    """``support.late`` in a body whose parameters are published around calls: ``form`` evaluated
+    with them visible, answered as ``macro_call_published_into`` answers (their values afterwards,
+    then the value; ``spellc.emit.late``)."""
+    value, more, after = _evaluate_published(D, syms, vals, lambda: form, None)
     if more:
         undo.extend(more)
     return (*after, value)
@@ -110,4 +132,4 @@ def to_list(v: Any) -> list[Any]:
     return out
 
 
-__all__ = ["to_list", "apply_published", "macro_call_published", "CTX_KEY"]
+__all__ = ["to_list", "apply_published", "macro_call_published", "late_published_into", "CTX_KEY"]

@@ -232,14 +232,38 @@ def applier(D: dict[Any, Any], f: Any, form: Any) -> Callable[..., Any]:
     return apply
 
 
-def macro_into(D: dict[Any, Any], m: SpellMap, form: PList, undo: list[Any]) -> Any:
+def macro_into(D: dict[Any, Any], m: SpellMap, form: PList, undo: list[Any], mark: Optional[list[Any]] = None) -> Any:
     """Expand a user macro call and evaluate the expansion (language.md §10.2): its value, with
     the expansion's escaping defs appended to the call site scope's undo list ``undo`` in place
-    (one helper call, no result tuple for the call site to take apart)."""
+    (one helper call, no result tuple for the call site to take apart). ``mark``: the calling
+    activation's flag, marked when the expansion bound a core name there (``spellc.emit.late``)."""
     from .hooks import eval_expansion, expand_user_macro
 
     expansion = expand_user_macro(D, m, form, str(form.first))
     value, more = eval_expansion(D, expansion)
+    if more:
+        undo.extend(more)
+        if mark is not None:
+            mark_core(mark, more)
+    return value
+
+
+def mark_core(mark: list[Any], entries: list[Any]) -> None:
+    """Mark an activation's flag when the undo ``entries`` (one per binding made in its frame) bind
+    a core builtin name: its static references to that name no longer hold (``spellc.analyze.late``)."""
+    if not mark and any(type(e[0]) is Symbol and e[0] in BUILTINS for e in entries):
+        mark.append(True)
+
+
+def late(D: dict[Any, Any], form: Any, undo: list[Any]) -> Any:
+    """Evaluate ``form`` afresh in ``D``, compiled under the bindings of now, as a macro expansion at
+    its place would be: its value, its escaping defs appended to the scope's undo list ``undo``.
+
+    The dynamic side of a static reference compiled after a place where something may have bound
+    a name in the activation's frame at run time (``spellc.analyze.late``, ``spellc.emit.late``)."""
+    from .hooks import eval_expansion
+
+    value, more = eval_expansion(D, form)
     if more:
         undo.extend(more)
     return value

@@ -68,6 +68,7 @@ from .ir import (
     Global,
     If,
     KeywordCall,
+    Late,
     Let,
     Local,
     Loop,
@@ -171,8 +172,8 @@ class Analyzer:
         self.optimise = optimise.ENABLED[0]
         # ``analyze.late``: code analyzed while ``tainted`` may run after something bound a core name
         # in this activation's frame at run time (a user macro's expansion, a caught failure's env,
-        # sub-units), so no reference in it is static. ``tainted_refs`` counts the references that
-        # would have been; ``untainted`` analyzes as if nothing could (the second body of a closed fn).
+        # sub-units), so a static reference there is a ``Late`` node. ``tainted_refs`` counts them;
+        # ``untainted`` analyzes as if nothing could (the second body of a closed fn).
         self.tainted = False
         self.tainted_refs = 0
         self.untainted = False
@@ -182,12 +183,23 @@ class Analyzer:
         if sym in self.extra_bound or not self.optimise:
             return False
         if bound.is_static_builtin(sym):
-            if self.tainted and not self.untainted:
-                self.tainted_refs += 1
-                return False
             self.static_used.add(sym)
             return True
         return False
+
+    def _late(self, build: Callable[[], Node]) -> Node:
+        """The static node ``build`` makes, as a ``Late`` node when the activation is tainted here.
+        Inside, analysis starts untainted again: its static code runs only while the activation's
+        flag says nothing has bound a name yet (``late``)."""
+        if not self.tainted or self.untainted:
+            return build()
+        self.tainted = False
+        try:
+            node = build()
+        finally:
+            self.tainted = True
+        self.tainted_refs += 1
+        return Late(node.form, node.pos, node.ctx, node)
 
     def _taint(self) -> None:
         """What runs from here on in this activation may see a core name bound at run time (``late``)."""
@@ -270,12 +282,12 @@ class Analyzer:
                 root = Symbol(parts[0])
                 keys = tuple(Keyword(p) for p in parts[1:])
                 if root not in frame.locals and self._static(root):
-                    return NsRef(sym, pos, ctx, sym, root, keys, BUILTINS[root], True)
+                    return self._late(lambda: NsRef(sym, pos, ctx, sym, root, keys, BUILTINS[root], True))
                 return NsRef(sym, pos, ctx, sym, root, keys, None, False)
         if sym in frame.locals:
             return Local(sym, pos, ctx, sym)
         if self._static(sym):
-            return BuiltinRef(sym, pos, ctx, sym, BUILTINS[sym])
+            return self._late(lambda: BuiltinRef(sym, pos, ctx, sym, BUILTINS[sym]))
         return Global(sym, pos, ctx, sym)
 
     # ------------------------------------------------------------------ lists
@@ -310,16 +322,9 @@ class Analyzer:
         if type(head) is Symbol:
             head_pos = spans[0] if spans and spans[0] is not None else pos
             if head.ns is None and head not in frame.locals and self._static(head):
-                value = BUILTINS[head]
-                if head is S_THROW and len(args_forms) == 1:
-                    return Throw(form, pos, ctx, args()[0])
-                op = native_ops.BY_CALL.get((head.name, len(args_forms)))
-                if op is not None:
-                    return NativeOp(form, pos, ctx, op.name, args())
-                info = info_of(value)
-                if info is not None and callable(value) or type(value) is EnvFn:
-                    return BuiltinCall(form, pos, ctx, head, value, args(), type(value) is EnvFn)
-                return Call(form, pos, ctx, BuiltinRef(head, head_pos, Ctx.EXPR, head, value), args(), False)
+                return self._late(lambda: self._builtin_call(form, pos, ctx, head, head_pos, args, len(args_forms)))
+            if self.tainted and not self.untainted and self._static_root(head, frame):
+                return self._late(lambda: self._list(form, ctx, frame, pos))
             head_node = self._symbol(head, Ctx.EXPR, frame, head_pos)
             if type(head_node) is NsRef and head_node.has_static_root:
                 return Call(form, pos, ctx, head_node, args(), False)
@@ -328,6 +333,28 @@ class Analyzer:
             return call
         head_node = self.analyze(head, Ctx.EXPR, frame, spans[0] if spans else pos)
         return Call(form, pos, ctx, head_node, args(), False)
+
+    def _builtin_call(self, form: Any, pos: Any, ctx: Ctx, head: Symbol, head_pos: Any,
+                      args: Callable[[], tuple[Node, ...]], n: int) -> Node:
+        """A call of the static builtin ``head`` (``n`` arguments)."""
+        value = BUILTINS[head]
+        if head is S_THROW and n == 1:
+            return Throw(form, pos, ctx, args()[0])
+        op = native_ops.BY_CALL.get((head.name, n))
+        if op is not None:
+            return NativeOp(form, pos, ctx, op.name, args())
+        info = info_of(value)
+        if info is not None and callable(value) or type(value) is EnvFn:
+            return BuiltinCall(form, pos, ctx, head, value, args(), type(value) is EnvFn)
+        return Call(form, pos, ctx, BuiltinRef(head, head_pos, Ctx.EXPR, head, value), args(), False)
+
+    def _static_root(self, head: Symbol, frame: Frame) -> bool:
+        """Is ``head`` a namespace path whose root is a static builtin (``_symbol``'s test)?"""
+        if head.ns is None or not head.name or not head.ns:
+            return False
+        parts = str(head).split("/")
+        return bool(parts[0]) and Symbol(parts[0]) not in frame.locals and bound.is_static_builtin(Symbol(parts[0])) \
+            and Symbol(parts[0]) not in self.extra_bound and self.optimise
 
     # ------------------------------------------------------------------ special forms
     # Each special form is one handler, found through ``SPECIAL_FORMS`` (below the class):
@@ -514,9 +541,9 @@ class Analyzer:
         there) never runs in the second one, which is entered only from a verified self-call."""
         from .selfcalls import closed_self  # imported by the first named published fn: start-up
 
-        found = closed_self(fn_body, name)
+        found = None if self.tainted_refs else closed_self(fn_body, name)
         second: Optional[Seq] = None
-        if found is None and self.tainted_refs:
+        if self.tainted_refs:
             saved = self.untainted, self.tainted
             self.untainted = True
             try:

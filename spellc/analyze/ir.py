@@ -319,6 +319,15 @@ class Throw(Node):
     arg: Node
 
 
+class Late(Node):
+    """A static reference (``node``: a builtin reference or call, a native operator, ``throw``, a
+    static namespace path) that runs after something may have bound names in this activation's
+    frame at run time (``analyze.late``): the emitted code takes ``node``'s static code while the
+    activation's flag says nothing did, else evaluates ``form`` afresh, dynamically."""
+
+    node: Node
+
+
 class Fail(Node):
     """A form the compiler knows fails when evaluated, with this message (after evaluating ``pre``)."""
 
@@ -328,7 +337,7 @@ class Fail(Node):
 
 NODE_KINDS: tuple[type, ...] = (
     Const, Local, Global, BuiltinRef, NsRef, VectorLit, MapLit, If, Seq, Def, Let, Fn, Quine, Reopen, Loop,
-    Recur, For, Try, Call, BuiltinCall, NativeOp, KeywordCall, Throw, Fail, SubUnits,
+    Recur, For, Try, Call, BuiltinCall, NativeOp, KeywordCall, Throw, Fail, SubUnits, Late,
 )
 
 
@@ -339,7 +348,7 @@ CHILDREN: dict[type, tuple[str, ...]] = {
     Quine: ("last",), Reopen: ("quine", "extras"), Loop: ("inits", "body"), Recur: ("args",),
     ForIter: ("coll",), ForWhen: ("test",), ForLet: ("bindings",), For: ("clauses", "body"),
     Try: ("body", "handler"), Call: ("head", "args"), BuiltinCall: ("args",), NativeOp: ("args",),
-    KeywordCall: ("args",), Throw: ("arg",), Fail: ("pre",),
+    KeywordCall: ("args",), Throw: ("arg",), Fail: ("pre",), Late: ("node",),
 }
 """Each record kind's fields that hold IR records (one record, a tuple of them, or None): what IR
 walkers visit, in field order (``test_ir`` checks the table against the records)."""

@@ -50,8 +50,8 @@ def scope_summary(nodes: Any, cache: Optional[SummaryCache] = None) -> Summary:
     while stack:
         n = stack.pop()
         t = type(n)
-        if t is ir.Call or t is ir.Try or t is ir.For or t is ir.Reopen or t is ir.SubUnits:
-            return None
+        if t is ir.Call or t is ir.Try or t is ir.For or t is ir.Reopen or t is ir.SubUnits or t is ir.Late:
+            return None  # (a ``Late`` node may evaluate its form dynamically: ``analyze.late``)
         if t is ir.BuiltinCall and n.env:
             return None
         if t is ir.Let or t is ir.Loop:

@@ -161,6 +161,9 @@ class EmitterBase:
         # the body over longs; None elsewhere.
         self.second_body: Optional[str] = None
         self.second_longs = False
+        # The Python function being emitted holds ``Late`` nodes: its activation flag is kept and
+        # tested (``emit.late``).
+        self.late_flag = False
         # Long locals never reassigned in the function being emitted, and the ranges ``if`` tests
         # prove for them in the branch being emitted (``bounds``): overflow tests they make dead go.
         self.range_ints: set[str] = set()

@@ -24,7 +24,7 @@ from spell_runtime.abi import H
 from spell_runtime.core.registry import info_of
 
 from ..analyze import ir
-from . import published_calls
+from . import late, published_calls
 from . import pyast as P
 from .base import FnInfo, Pos, Result, Scope
 from .fastpaths import FastPathEmitter, keyword_assoc
@@ -125,7 +125,7 @@ class CallEmitter(FastPathEmitter):
         scope.used = True
         undo: ast.expr = P.name(scope.undo) if scope.always_list else P.walrus(
             scope.undo, P.or_(P.name(scope.undo), P.list_([])))
-        return P.callname(H.MACRO_INTO, P.name("D"), P.name(f), form_c, undo)
+        return P.callname(H.MACRO_INTO, P.name("D"), P.name(f), form_c, undo, *late.mark_args(self))
 
     def _published_call_expr(self, node: ir.Call, head: Result, args: list[Result], scope: Scope) -> Result:
         """A call site in a body whose parameters are published around calls (``published_calls``):

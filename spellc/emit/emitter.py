@@ -22,6 +22,7 @@ import ast
 from spell_runtime.abi import H, L
 
 from ..analyze import ir
+from . import late
 from . import pyast as P
 from .base import FnInfo, Result, ReturnExit, Scope
 from .calls import CallEmitter
@@ -46,9 +47,12 @@ class Emitter(ScopeEmitter, ValueEmitter, NativeEmitter, CallEmitter):
         saved_n, self._n = self._n, 0
         saved_depths = self.blocks, self.indent, self.edepth, self.exit
         self.blocks, self.indent, self.edepth, self.exit = 1, 2, 0, ReturnExit()  # the unit's def and try
+        saved_flag, self.late_flag = self.late_flag, late.has_late(node)
         try:
             body = self.stmts(node, scope, info)  # the unit's form is in RETURN context
+            body[:0] = late.flag_init(self)
         finally:
+            self.late_flag = saved_flag
             self.marking = saved_marking
             self._n = saved_n
             self.blocks, self.indent, self.edepth, self.exit = saved_depths

@@ -104,7 +104,7 @@ _PER_ELEMENT = {Symbol("some"): "some", Symbol("every?"): "every", Symbol("group
 truthy / the elements grouped by the function's value."""
 _VALUE_OPS = frozenset({"add", "sub", "mul", "inc", "dec", "neg", "assoc", "conj"})
 """Native operations whose result is never a ``reduced`` value."""
-_REFUSED = (ir.Def, ir.Quine, ir.Try, ir.Recur, ir.Throw, ir.Fail, ir.Fn, ir.Reopen, ir.SubUnits, ir.Call)
+_REFUSED = (ir.Def, ir.Quine, ir.Try, ir.Recur, ir.Throw, ir.Fail, ir.Fn, ir.Reopen, ir.SubUnits, ir.Call, ir.Late)
 
 
 def _pure_literal(fn: Any, arity: int) -> bool:

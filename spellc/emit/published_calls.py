@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from spell_runtime.abi import H
 
+from . import late
 from . import pyast as P
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ def macro_expr(em: Emitter, pub: Published, f: str, form_c: ast.expr, scope: Sco
     undo: ast.expr = P.name(scope.undo) if scope.always_list else P.walrus(
         scope.undo, P.or_(P.name(scope.undo), P.list_([])))
     call: ast.expr = P.walrus(mv, P.callname(H.MACRO_PUB, P.name("D"), *_published_args(em, pub), P.name(f), form_c,
-                                             undo))
+                                             undo, *late.mark_args(em)))  # the activation flag: ``emit.late``
     parts: list[ast.expr] = []
     for i, local in enumerate(pub.locals_):
         parts.append(P.is_(P.walrus(local, P.subscript(call, P.const(i))), P.name(H.NOTHING)))

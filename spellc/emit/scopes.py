@@ -20,6 +20,7 @@ from spell_runtime.epoch import EPOCH
 
 from ..analyze import ir
 from ..analyze.types import LONG
+from . import late
 from . import pyast as P
 from .base import BLOCK_BUDGET, Exit, FnExit, FnInfo, LoopExit, Pos, Result, ReturnExit, Scope
 from .published_calls import Published
@@ -65,7 +66,7 @@ class ScopeEmitter(TypedEmitter):
         if isinstance(node, ir.SubUnits):
             scope.used = True
             keys = self.const(node.keys)  # one constant, not one AST node per element (issue 14)
-            return [P.assign(scope.undo, P.callname(H.SUBUNITS, P.name("D"), self.const(node.elems), keys,
+            return [*late.flag_statement(self), P.assign(scope.undo, P.callname(H.SUBUNITS, P.name("D"), self.const(node.elems), keys,
                                                     P.name(scope.undo)))]
         if isinstance(node, (ir.Const, ir.Local, ir.BuiltinRef, ir.Fn)) or (
                 isinstance(node, ir.NsRef) and node.has_static_root):
@@ -176,6 +177,9 @@ class ScopeEmitter(TypedEmitter):
         with P.at(self.call_pos(node.form, node.pos)):
             return Result(res.stmts, P.callname(H.THROW_NOW, res.expr, self.const(node.form)))
 
+    def e_Late(self, node: ir.Late, scope: Scope, info: FnInfo) -> Result:
+        return late.late_expr(self, node, scope, info)
+
     def e_Fail(self, node: ir.Fail, scope: Scope, info: FnInfo) -> Result:
         stmts, _ = self.exprs_in_order(node.pre, scope, info)
         return Result(stmts, P.callname(H.FAIL_NOW, P.const(node.message), self.const(node.form)))
@@ -255,9 +259,10 @@ class ScopeEmitter(TypedEmitter):
         assert node.value, "only a SubUnits node standing for every element has a value"
         scope.used = True
         r = self.tmp()
+        flag = late.flag_statement(self)
         call = P.callname(H.SUBUNITS_VALUE, P.name("D"), self.const(node.elems), self.const(node.keys),
                           P.name(scope.undo))
-        return Result([P.assign(r, call), P.assign(scope.undo, P.subscript(P.name(r), P.const(0)))],
+        return Result([*flag, P.assign(r, call), P.assign(scope.undo, P.subscript(P.name(r), P.const(0)))],
                       P.subscript(P.name(r), P.const(1)))
 
     def seq_stmts(self, node: ir.Seq, scope: Scope, info: FnInfo, result_var: Optional[str] = None,
@@ -568,6 +573,8 @@ class ScopeEmitter(TypedEmitter):
         self.int_vars, self.var_types, self.transients = set(), {}, frozenset()
         self.range_ints, self.int_ranges = set(), {}  # a separate Python function: its locals restart
         saved_exit, self.exit = self.exit, tail
+        saved_flag, self.late_flag = self.late_flag, late.has_late(body.body)
+        flagged = self.late_flag
         try:
             body_stmts = self.seq_stmts(body.body, scope, info, bare_ci=ci)
             private_vals = self._private_vals(body.params) if private else None
@@ -575,6 +582,7 @@ class ScopeEmitter(TypedEmitter):
             self.private, self.published, self.second_body = saved_private, saved_published, saved_second
             self.leave_typed_loop(saved_typed)
             self.exit = saved_exit
+            self.late_flag = saved_flag
         saves, restores = self._publish(body, params, tail.jumps, scope.undo if scope.used else None) if not private else ([], [])
         published_at_entry = not private and not tail.jumps and _plain_params(body)
         top: list[ast.stmt] = []
@@ -603,6 +611,8 @@ class ScopeEmitter(TypedEmitter):
         inner = top + body_stmts
         main: list[ast.stmt] = [P.while_true(inner)] if has_jump else inner
         pre: list[ast.stmt] = list(saves)
+        if flagged:  # the activation flag (``emit.late``); a recur to the fn keeps it: still exact
+            pre.append(P.assign(late.FLAG, P.list_([])))
         if tail.uses_tuple_path:
             pre.append(P.assign(tail.recur_tuple_var, P.const(None)))
         fin: list[ast.stmt] = []
@@ -658,6 +668,7 @@ class ScopeEmitter(TypedEmitter):
         saved_typed = self.int_vars, self.var_types, self.transients, self.range_ints, self.int_ranges
         self.private = dict(zip(body.params, params))
         self.published, self.second_body, self.second_longs, self.exit = None, fname, longs, tail
+        saved_flag, self.late_flag = self.late_flag, False
         ints = set(params) if longs else set()
         self.int_vars, self.var_types, self.transients = ints, {p: LONG for p in ints}, frozenset()
         self.range_ints, self.int_ranges = set(ints), {}  # never reassigned here: no recur, def, macro (``bounds``)
@@ -667,6 +678,7 @@ class ScopeEmitter(TypedEmitter):
         finally:
             self.private, self.published, self.second_body, self.second_longs, self.exit = saved
             self.leave_typed_loop(saved_typed)
+            self.late_flag = saved_flag
         # Closed code has no def, macro or recur (``selfcalls.self_head``): nothing to undo or jump to.
         assert not scope.used and not tail.jumps and not tail.uses_tuple_path
         pre: list[ast.stmt] = []
@@ -738,6 +750,7 @@ class ScopeEmitter(TypedEmitter):
         err = self.tmp("_err")
         hv = self.tmp("_hv")
         handler: list[ast.stmt] = [
+            *late.flag_statement(self),  # the handler and what follows run in the failure's env
             P.assign(scope.undo, P.callname(H.REENTER, P.name("D"), P.name(err), P.name(scope.undo))),
         ]
         sym = node.catch_sym

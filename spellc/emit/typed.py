@@ -25,6 +25,7 @@ from spell_runtime.abi import H
 
 from ..analyze import ir
 from ..analyze.types import LONG, NOT_MAPS, loop_types
+from . import late
 from . import pyast as P
 from .base import EmitterBase, FnInfo, LoopExit, Scope
 
@@ -107,6 +108,8 @@ class TypedEmitter(EmitterBase):
             var = self.private.get(node.sym)
             if var is not None and self.var_types.get(var) in NOT_MAPS:
                 return False
+        if type(node) is ir.Late and late.returns_checked(self, node):
+            return False  # its fallback's value is checked for a recur request there (``emit.late``)
         return ir.may_be_map(node)
 
 

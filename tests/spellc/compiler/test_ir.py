@@ -20,7 +20,7 @@ CORPUS = [
     "(loop [i 0] (if (< i 3) (recur (inc i)) i))", "(recur 1)",
     "(for [a [1 2] :when (odd? a) :let [b a]] b)", "(try (throw 1) (catch e e))",
     "(f 1 2)", "(conj [] 1)", "(+ 1 x)", "(:k {:k 1})", "(throw \"x\")", "(def)", "\\a",
-    "((fn [x] x) 1)", "(map inc [1])", "(do 1 2 3 4 5 6 7 8 9)",
+    "((fn [x] x) 1)", "(map inc [1])", "(do 1 2 3 4 5 6 7 8 9)", "(do (f 1) (inc x))",
 ]
 
 
@@ -69,6 +69,9 @@ def test_every_node_kind_appears_and_is_well_formed() -> None:
                 assert (n.target == "loop") == (n.ctx is ir.Ctx.LOOP)
             if isinstance(n, ir.NativeOp):
                 assert n.args and all(isinstance(a, ir.Node) for a in n.args)
+            if isinstance(n, ir.Late):  # a static reference after a possible run-time binding (analyze.late)
+                assert isinstance(n.node, (ir.BuiltinRef, ir.BuiltinCall, ir.NativeOp, ir.Throw, ir.NsRef, ir.Call))
+                assert n.node.form is n.form and n.node.ctx is n.ctx
     assert seen == set(ir.NODE_KINDS)
 
 

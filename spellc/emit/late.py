@@ -1,0 +1,127 @@
+"""Late static references: static code guarded by the activation's flag (``spellc.analyze.late``).
+
+A ``Late`` node is a static reference (builtin call, native operator, ``throw``, builtin or
+namespace reference) that the analysis found *after* a place where something may have bound a
+name in this activation's frame at run time. Every such place (a call site's user-macro branch,
+a ``catch`` handler, sub-units) sets the Python function's flag ``_mx`` before anything of it
+runs, and the node becomes::
+
+    <its static code> if _mx is None else _late(D, form, _u := _u or [])
+
+``_late`` (``spell_runtime.support.late``) evaluates the node's form afresh in ``D`` — compiled
+when it runs, so under the bindings of that moment — with its escaping defs appended to the
+scope's undo list, exactly as a macro expansion at that place is evaluated. In a body whose
+parameters are published around calls (``emit.published_calls``), ``_late_pub`` publishes them
+around that evaluation and hands back their values afterwards, which are reloaded into the
+locals (an expansion it runs may ``def`` one), as the macro branch does.
+
+The flag is one Python local per compiled function that has ``Late`` nodes (``_mx = None`` at its
+start; an outlined piece of it, ``EmitterBase._outline``, takes it in and hands it back). Code
+without ``Late`` nodes sets and tests nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from spell_runtime.abi import H, L
+
+from ..analyze import ir
+from . import pyast as P
+
+if TYPE_CHECKING:
+    from .base import EmitterBase as Emitter
+    from .base import FnInfo, Result, Scope
+
+FLAG = "_mx"
+"""The Python local that says something may have bound a name in this activation's frame."""
+
+
+def has_late(node: ir.Record) -> bool:
+    """Does the code of one compiled function (``fn`` literals inside are others) hold a ``Late`` node?"""
+    stack: list[ir.Record] = [node]
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t is ir.Late:
+            return True
+        if t is ir.Fn:
+            continue
+        stack.extend(ir.children(n))
+    return False
+
+
+def flag_init(em: Emitter) -> list[ast.stmt]:
+    """``_mx = []`` at the start of a function with ``Late`` nodes (an empty list: nothing bound yet)."""
+    return [P.assign(FLAG, P.list_([]))] if em.late_flag else []
+
+
+def mark_args(em: Emitter) -> list[ast.expr]:
+    """The flag, as the last argument of a macro helper, which marks it when the expansion bound a
+    core name in the frame (``support.macro_into``); none when the function has no flag."""
+    return [P.name(FLAG)] if em.late_flag else []
+
+
+def flag_statement(em: Emitter) -> list[ast.stmt]:
+    """``_mx.append(1)`` when the function has a flag (a ``catch`` handler, sub-units: whatever they
+    re-enter or evaluate may have bound any name)."""
+    return [P.expr_stmt(P.call(P.attr(P.name(FLAG), "append"), P.const(1)))] if em.late_flag else []
+
+
+def fallback(em: Emitter, node: ir.Late, scope: Scope) -> ast.expr:
+    """The dynamic evaluation of ``node``'s form (module docstring)."""
+    scope.used = True
+    undo: ast.expr = P.name(scope.undo) if scope.always_list else P.walrus(
+        scope.undo, P.or_(P.name(scope.undo), P.list_([])))
+    form_c = em.const(node.form)
+    if not em.private:
+        return P.callname(H.LATE, P.name("D"), form_c, undo)
+    # Only a published body's parameters can be Python locals here: a private scope holds no
+    # ``Late`` node (``analyze.privacy`` counts one as an observer).
+    syms = tuple(em.private)
+    locals_ = [em.private[s] for s in syms]
+    assert em.published is not None and locals_ == list(em.published.locals_), "Late node in a private scope"
+    mv = em.tmp("_mr")
+    call: ast.expr = P.walrus(mv, P.callname(H.LATE_PUB, P.name("D"), em.const(syms),
+                                             P.tuple_([P.name(v) for v in locals_]), form_c, undo))
+    parts: list[ast.expr] = []
+    for i, local in enumerate(locals_):
+        parts.append(P.is_(P.walrus(local, P.subscript(call, P.const(i))), P.name(H.NOTHING)))
+        call = P.name(mv)
+    return P.or_(*parts, P.subscript(call, P.const(len(locals_))))
+
+
+def returns_checked(em: Emitter, node: ir.Late) -> bool:
+    """Is ``node`` the tail value of a fn body whose static code never yields a map? Then only its
+    fallback's value can be a recur request (Q17), and ``late_expr`` checks it there, leaving the
+    static path without the test (``scopes.deliver``)."""
+    from .base import FnExit
+
+    tail = em.exit
+    return (em.late_flag and node.ctx is ir.Ctx.RETURN and isinstance(tail, FnExit) and not tail.longs
+            and not ir.may_be_map(node.node))
+
+
+def late_expr(em: Emitter, node: ir.Late, scope: Scope, info: FnInfo) -> Result:
+    """``node``'s static code while the flag is clear, else its fallback."""
+    from .base import FnExit, Result
+
+    if not em.late_flag:  # a second body (``analyze.selfcalls``): no flag, nothing binds there
+        return em.expr(node.node, scope, info)
+    with em.nested(1):
+        static = em.expr(node.node, scope, info)
+    test = P.name(FLAG)  # empty: nothing has bound a core name in this activation
+    late = fallback(em, node, scope)
+    if returns_checked(em, node):
+        tail = em.exit
+        assert isinstance(tail, FnExit)
+        late = P.callname(H.RECUR_VALUE, P.name(tail.name), P.name("D"), P.name(L.HEAD), late, P.const(tail.arity),
+                          em.const(tail.form))
+    if not static.stmts:
+        return Result([], P.ifexp(test, late, static.expr))
+    v = em.tmp()
+    return Result([P.if_(test, [P.assign(v, late)], [*static.stmts, P.assign(v, static.expr)])], P.name(v))
+
+
+__all__ = ["FLAG", "has_late", "flag_init", "mark_args", "flag_statement", "fallback", "returns_checked", "late_expr"]
