@@ -28,6 +28,7 @@ from spell_runtime.errors import SpellError
 from spell_runtime.printer import pr_str
 
 import spellc
+from spellc import state
 from spellc.analyze import bound
 from spellc.compiler import optimisations
 
@@ -89,8 +90,9 @@ def expr(draw: Any, names: tuple[str, ...], depth: int) -> str:
         return "(do (def %s %s) %s)" % (draw(st.sampled_from(NAMES)), draw(sub), draw(sub))
     if kind == 11:  # eval of a symbol naming a binding in scope (or not)
         return "(eval '%s)" % draw(st.sampled_from(NAMES))
-    if kind == 12:  # user macros (set-x defs x in the caller's scope)
-        return draw(st.sampled_from(["(swap2 %s %s)", "(do (set-x %s) %s)"])) % (draw(sub), draw(sub))
+    if kind == 12:  # user macros (set-x defs x in the caller's scope; def-minus and def-inc a core name there)
+        return draw(st.sampled_from(["(swap2 %s %s)", "(do (set-x %s) %s)", "(do (def-minus) [%s (- %s 1)])",
+                                     "(def-inc [%s (inc %s)])", "(let-inc [(inc %s) %s])"])) % (draw(sub), draw(sub))
     if kind == 13:
         return "(throw %s)" % draw(sub)
     return "[%s %s]" % (draw(sub), draw(sub))
@@ -106,6 +108,9 @@ PRELUDE = """
 (defn peek-n [n] (eval 'n))
 (defmacro swap2 [a b] (list 'do b a))
 (defmacro set-x [v] (list 'def 'x v))
+(defmacro def-minus [] '(def - (fn [a b] [a b])))
+(defmacro def-inc [v] (list 'do '(def inc (fn [z] [:inc z])) v))
+(defmacro let-inc [v] (list 'let '[inc (fn [z] :let-inc)] v))
 (defn bad-x [x] (do (try 1) (+ x :k)))
 (defn fib [n] (if (< n 2) (+ n y) (+ (fib (- n 1)) (fib (- n 2)))))
 (defn via-apply [x] (apply add-x [x]))
@@ -177,11 +182,30 @@ def outcome(text: str) -> tuple[Any, ...]:
     return ("ok", pr_str(value))
 
 
+BINDING_MACROS = ("(def-minus)", "(def-inc ")
+"""Prelude macros whose expansions bind a core name in the caller's frame (``spellc.analyze.late``)."""
+
+
 def outcomes_both_ways(text: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-    with optimisations(True):
-        on = outcome(text)
-    with optimisations(False):
-        off = outcome(text)
+    """The outcome with optimisations on, then off. A program that uses a macro binding a core name
+    starts from every core name static (as in a fresh process: else the first such program would
+    make the name dynamic for all later ones) and leaves the compiler's state as it found it."""
+    rebinding = any(m in text for m in BINDING_MACROS)
+    was = set(bound.BOUND)
+    if rebinding:
+        state.reset_caches()  # a unit compiled earlier would bind the name without noting it again
+        bound.BOUND.clear()
+        bound.BOUND.add(Symbol("eval"))
+    try:
+        with optimisations(True):
+            on = outcome(text)
+        with optimisations(False):
+            off = outcome(text)
+    finally:
+        if rebinding:
+            state.reset_caches()
+            bound.BOUND.clear()
+            bound.BOUND.update(was)
     return on, off
 
 
