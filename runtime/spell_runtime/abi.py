@@ -26,7 +26,8 @@ temps       ``_a`` argument, ``_f`` call head, ``_ty`` its type, ``_mr`` a publi
             ``_t``/``_v``/``_r`` values, ``_o`` a saved binding, ``_u`` a scope's undo list,
             ``_ci`` the running element of a body sequence, ``_l``/``_lv``/``_p`` private
             locals, loop variables and parameters, ``_lr``/``_lt``/``_rt`` loop results and
-            recur tuples; numbered per Python function.
+            recur tuples; numbered per Python function. ``_mx``: the activation's flag, a list marked
+            once something may have bound a core name in its frame (``spellc.emit.late``).
 ==========  ================================================================================
 """
 

@@ -20,7 +20,11 @@ so flipping the switch never reuses code compiled under the other setting.
 The transformations, each with its legality argument written where it is done:
 
 * static builtin references, native operators and direct builtin calls —
-  ``spellc.analyze.bound`` (a name no code ever binds cannot be shadowed);
+  ``spellc.analyze.bound`` (a name no code ever binds cannot be shadowed); where one may run after a
+  binding made at run time in its own activation's frame (a user macro's expansion, a caught
+  failure's env, sub-units), its static code guarded by the activation's flag with the dynamic
+  evaluation of its form as the other branch — ``spellc.analyze.late`` (which argues why these are
+  the only such bindings) and ``spellc.emit.late``;
 * private ``let``/``loop``/``fn`` bindings held in Python locals —
   ``spellc.analyze.privacy``;
 * parameters published only around call sites, direct calls of the caller's own compiled

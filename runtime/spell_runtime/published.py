@@ -25,6 +25,7 @@ from its handler, as for any private scope.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Optional
 
 from .context import CTX_KEY
@@ -80,7 +81,7 @@ def macro_call_published(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[A
     return _evaluate_published(D, syms, vals, lambda: expand_user_macro(D, m, form, str(form.first)), undo)
 
 
-def _evaluate_published(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[Any, ...], make: Any,
+def _evaluate_published(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[Any, ...], make: Callable[[], Any],
                         undo: Any) -> tuple[Any, Any, tuple[Any, ...]]:
     """Evaluate the form ``make()`` gives (called once the parameters are published) in ``D``, with
     the caller's private parameters visible there: ``macro_call_published``'s answer."""

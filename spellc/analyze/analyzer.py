@@ -6,6 +6,10 @@ names a *user* macro depends on its value at run time, so such calls become
 ``Call(maybe_macro=True)`` and the emitted code checks the head value before
 evaluating any argument.
 
+Static references that may run after a run-time binding in their own activation (a user
+macro's expansion, a caught failure's env, sub-units) become ``Late`` nodes; ``late`` has the rules
+and the legality argument.
+
 Errors that Spell reports as results — a malformed special form, a macro that
 rejects its arguments — become ``Fail`` nodes: they fail only if evaluated.
 
@@ -48,7 +52,7 @@ from spell_runtime.errors import SpellError
 from spell_runtime.invoke import host_class_name
 
 from ..expand.builtin_macros import MACROS, MacroArgError
-from . import bound, native_ops
+from . import bound, late, native_ops
 from .ir import (
     TAIL_CTXS,
     Binding,
@@ -68,7 +72,6 @@ from .ir import (
     Global,
     If,
     KeywordCall,
-    Late,
     Let,
     Local,
     Loop,
@@ -199,7 +202,7 @@ class Analyzer:
         finally:
             self.tainted = True
         self.tainted_refs += 1
-        return Late(node.form, node.pos, node.ctx, node)
+        return late.wrap(node)
 
     def _taint(self) -> None:
         """What runs from here on in this activation may see a core name bound at run time (``late``)."""
@@ -323,7 +326,7 @@ class Analyzer:
             head_pos = spans[0] if spans and spans[0] is not None else pos
             if head.ns is None and head not in frame.locals and self._static(head):
                 return self._late(lambda: self._builtin_call(form, pos, ctx, head, head_pos, args, len(args_forms)))
-            if self.tainted and not self.untainted and self._static_root(head, frame):
+            if self.tainted and not self.untainted and self.optimise and late.static_root(head, frame.locals):
                 return self._late(lambda: self._list(form, ctx, frame, pos))
             head_node = self._symbol(head, Ctx.EXPR, frame, head_pos)
             if type(head_node) is NsRef and head_node.has_static_root:
@@ -347,14 +350,6 @@ class Analyzer:
         if info is not None and callable(value) or type(value) is EnvFn:
             return BuiltinCall(form, pos, ctx, head, value, args(), type(value) is EnvFn)
         return Call(form, pos, ctx, BuiltinRef(head, head_pos, Ctx.EXPR, head, value), args(), False)
-
-    def _static_root(self, head: Symbol, frame: Frame) -> bool:
-        """Is ``head`` a namespace path whose root is a static builtin (``_symbol``'s test)?"""
-        if head.ns is None or not head.name or not head.ns:
-            return False
-        parts = str(head).split("/")
-        return bool(parts[0]) and Symbol(parts[0]) not in frame.locals and bound.is_static_builtin(Symbol(parts[0])) \
-            and Symbol(parts[0]) not in self.extra_bound and self.optimise
 
     # ------------------------------------------------------------------ special forms
     # Each special form is one handler, found through ``SPECIAL_FORMS`` (below the class):
@@ -535,13 +530,15 @@ class Analyzer:
         return Fn(form, pos, ctx, params, mk_plist(body_forms, is_seq=True), fn_body)
 
     def _closed(self, fn_body: FnBody, body_forms: list[Any], syms: list[Symbol], pos: Any, name: Symbol) -> FnBody:
-        """``fn_body`` with its second body when it is closed (``selfcalls``). A body whose references
-        ``late`` made dynamic is analyzed again untainted for that second body: nothing in closed code
-        can bind a name, so what taints the ordinary body (its self-calls, which could find a macro
-        there) never runs in the second one, which is entered only from a verified self-call."""
+        """``fn_body`` with its second body when it is closed (``selfcalls``). A body with ``Late``
+        nodes is analyzed again untainted for that second body: nothing in closed code can bind a
+        name, so what taints the ordinary body (its self-calls, which could find a macro there)
+        never runs in the second one, which is entered only from a verified self-call (``late``)."""
         from .selfcalls import closed_self  # imported by the first named published fn: start-up
 
-        found = None if self.tainted_refs else closed_self(fn_body, name)
+        found = closed_self(fn_body, name)  # (``Late`` nodes pass: only their long types are unknown)
+        if found is None:
+            return fn_body
         second: Optional[Seq] = None
         if self.tainted_refs:
             saved = self.untainted, self.tainted
@@ -552,8 +549,8 @@ class Analyzer:
                 self.untainted, self.tainted = saved
             found = closed_self(FnBody(fn_body.params, fn_body.syms, second, fn_body.form, fn_body.private,
                                        fn_body.published), name)
-        if found is None:
-            return fn_body
+            if found is None:
+                return fn_body
         return FnBody(fn_body.params, fn_body.syms, fn_body.body, fn_body.form, fn_body.private, fn_body.published,
                       name, found, second)
 

@@ -14,6 +14,12 @@ compiled in and recompiles when the set has grown since (one integer compare
 per call). Top-level units are cached by their text plus the subset of this set
 that concerns them, so a changed set simply selects another cache entry.
 
+The entry check covers every binding made before an activation starts, and a callee's
+bindings are undone when it returns. What it cannot cover is a binding made in the running
+activation's own frame by code compiled after it started (a user macro's expansion, a caught
+failure's env, sub-units): ``analyze.late`` finds the static references that may run after one,
+and the emitted code guards them with the activation's flag (``emit.late``).
+
 The set and the epoch are compiler state (``spellc.state``); this module holds the rules.
 """
 

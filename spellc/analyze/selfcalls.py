@@ -41,9 +41,11 @@ name ``S`` is a different value of ``S``: the entry's lookup sees it, and the or
 *Legality of skipping the epoch check.* The epoch moves only when code binds a core builtin name
 (``spell_runtime.epoch``): that takes a ``def``/``eval``/compile, which closed code cannot do. The
 entry tests the epoch itself. (A lazy sequence's fn realized inside could move it, as it could
-inside any compiled body already running — bodies check their static references on entry only, a
-gap in ``analyze.bound``'s argument that every body shares; a macro expanded at a body's own call
-site can do the same. Not introduced here; see the issue-13 report.)
+inside any compiled body already running: that fn's own bindings are undone when it returns, so
+only later entries, which check the epoch, can see them. A binding made in a running body's own
+frame — a macro expanded at one of its call sites, a caught failure's env — is ``analyze.late``'s
+case: the ordinary body guards its static references after such places, and this second body,
+which has none of them, is analyzed without that guard.)
 
 *Recur requests.* Not over longs, a tail value that could be a map is still tested for a recur
 request (Q17); a request re-runs the second body with its values, which is what the ordinary
