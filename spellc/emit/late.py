@@ -2,22 +2,26 @@
 
 A ``Late`` node is a static reference (builtin call, native operator, ``throw``, builtin or
 namespace reference) that the analysis found *after* a place where something may have bound a
-name in this activation's frame at run time. Every such place (a call site's user-macro branch,
-a ``catch`` handler, sub-units) sets the Python function's flag ``_mx`` before anything of it
-runs, and the node becomes::
+name in this activation's frame at run time. A Python function holding such nodes starts with
+``_mx = []``, its activation's flag; each such place marks it (``.append``) before what follows
+can see the binding: a call site's user-macro branch hands it to ``_macro_into``/``_macro_pub``,
+which mark it when the expansion's escaping defs bind a core name (``support.mark_core``); a
+``catch`` handler and sub-units mark it always. The node becomes::
 
-    <its static code> if _mx is None else _late(D, form, _u := _u or [])
+    _late(D, form, _u := _u or []) if _mx else <its static code>
 
 ``_late`` (``spell_runtime.support.late``) evaluates the node's form afresh in ``D`` — compiled
 when it runs, so under the bindings of that moment — with its escaping defs appended to the
 scope's undo list, exactly as a macro expansion at that place is evaluated. In a body whose
 parameters are published around calls (``emit.published_calls``), ``_late_pub`` publishes them
 around that evaluation and hands back their values afterwards, which are reloaded into the
-locals (an expansion it runs may ``def`` one), as the macro branch does.
+locals (an expansion it runs may ``def`` one), as the macro branch does. In a fn body's tail, a
+node whose static code never yields a map has only its dynamic value checked for a recur request
+(``ScopeEmitter.e_Late``).
 
-The flag is one Python local per compiled function that has ``Late`` nodes (``_mx = None`` at its
-start; an outlined piece of it, ``EmitterBase._outline``, takes it in and hands it back). Code
-without ``Late`` nodes sets and tests nothing.
+The flag is a list, so an outlined piece of the function (``EmitterBase._outline``) reads and
+marks the same one, and it is never emptied: once marked, the rest of the activation takes the
+dynamic path, which is always exact. Code without ``Late`` nodes makes, marks and tests nothing.
 """
 
 from __future__ import annotations
@@ -25,14 +29,14 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from spell_runtime.abi import H, L
+from spell_runtime.abi import H
 
 from ..analyze import ir
 from . import pyast as P
 
 if TYPE_CHECKING:
     from .base import EmitterBase as Emitter
-    from .base import FnInfo, Result, Scope
+    from .base import Scope
 
 FLAG = "_mx"
 """The Python local that says something may have bound a name in this activation's frame."""
@@ -92,36 +96,14 @@ def fallback(em: Emitter, node: ir.Late, scope: Scope) -> ast.expr:
     return P.or_(*parts, P.subscript(call, P.const(len(locals_))))
 
 
-def returns_checked(em: Emitter, node: ir.Late) -> bool:
-    """Is ``node`` the tail value of a fn body whose static code never yields a map? Then only its
-    fallback's value can be a recur request (Q17), and ``late_expr`` checks it there, leaving the
-    static path without the test (``scopes.deliver``)."""
-    from .base import FnExit
-
-    tail = em.exit
-    return (em.late_flag and node.ctx is ir.Ctx.RETURN and isinstance(tail, FnExit) and not tail.longs
-            and not ir.may_be_map(node.node))
-
-
-def late_expr(em: Emitter, node: ir.Late, scope: Scope, info: FnInfo) -> Result:
-    """``node``'s static code while the flag is clear, else its fallback."""
-    from .base import FnExit, Result
-
-    if not em.late_flag:  # a second body (``analyze.selfcalls``): no flag, nothing binds there
-        return em.expr(node.node, scope, info)
-    with em.nested(1):
-        static = em.expr(node.node, scope, info)
-    test = P.name(FLAG)  # empty: nothing has bound a core name in this activation
-    late = fallback(em, node, scope)
-    if returns_checked(em, node):
-        tail = em.exit
-        assert isinstance(tail, FnExit)
-        late = P.callname(H.RECUR_VALUE, P.name(tail.name), P.name("D"), P.name(L.HEAD), late, P.const(tail.arity),
-                          em.const(tail.form))
-    if not static.stmts:
-        return Result([], P.ifexp(test, late, static.expr))
-    v = em.tmp()
-    return Result([P.if_(test, [P.assign(v, late)], [*static.stmts, P.assign(v, static.expr)])], P.name(v))
+def guarded(static_stmts: list[ast.stmt], static_expr: ast.expr, late: ast.expr,
+            tmp: str) -> tuple[list[ast.stmt], ast.expr]:
+    """``static`` while the flag is empty, else ``late`` (as statements, into ``tmp``, when the static
+    code needs statements)."""
+    test = P.name(FLAG)
+    if not static_stmts:
+        return [], P.ifexp(test, late, static_expr)
+    return [P.if_(test, [P.assign(tmp, late)], [*static_stmts, P.assign(tmp, static_expr)])], P.name(tmp)
 
 
-__all__ = ["FLAG", "has_late", "flag_init", "mark_args", "flag_statement", "fallback", "returns_checked", "late_expr"]
+__all__ = ["FLAG", "has_late", "flag_init", "mark_args", "flag_statement", "fallback", "guarded"]

@@ -178,7 +178,19 @@ class ScopeEmitter(TypedEmitter):
             return Result(res.stmts, P.callname(H.THROW_NOW, res.expr, self.const(node.form)))
 
     def e_Late(self, node: ir.Late, scope: Scope, info: FnInfo) -> Result:
-        return late.late_expr(self, node, scope, info)
+        """A static reference after a possible run-time binding (``emit.late``): its static code while
+        the activation's flag is empty, else the dynamic evaluation of its form."""
+        if not self.late_flag:  # a second body (``analyze.selfcalls``): no flag, nothing binds there
+            return self.expr(node.node, scope, info)
+        with self.nested(1):
+            static = self.expr(node.node, scope, info)
+        back = late.fallback(self, node, scope)
+        if self.late_checks_return(node):
+            tail = self.exit
+            assert isinstance(tail, FnExit)
+            back = P.callname(H.RECUR_VALUE, P.name(tail.name), P.name("D"), P.name(L.HEAD), back,
+                              P.const(tail.arity), self.const(tail.form))
+        return Result(*late.guarded(static.stmts, static.expr, back, self.tmp()))
 
     def e_Fail(self, node: ir.Fail, scope: Scope, info: FnInfo) -> Result:
         stmts, _ = self.exprs_in_order(node.pre, scope, info)

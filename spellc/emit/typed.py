@@ -25,9 +25,8 @@ from spell_runtime.abi import H
 
 from ..analyze import ir
 from ..analyze.types import LONG, NOT_MAPS, loop_types
-from . import late
 from . import pyast as P
-from .base import EmitterBase, FnInfo, LoopExit, Scope
+from .base import EmitterBase, FnExit, FnInfo, LoopExit, Scope
 
 
 class TypedEmitter(EmitterBase):
@@ -108,9 +107,17 @@ class TypedEmitter(EmitterBase):
             var = self.private.get(node.sym)
             if var is not None and self.var_types.get(var) in NOT_MAPS:
                 return False
-        if type(node) is ir.Late and late.returns_checked(self, node):
-            return False  # its fallback's value is checked for a recur request there (``emit.late``)
+        if type(node) is ir.Late and self.late_checks_return(node):
+            return False  # its fallback's value is checked for a recur request there (``e_Late``)
         return ir.may_be_map(node)
+
+    def late_checks_return(self, node: ir.Late) -> bool:
+        """Is ``node`` the tail value of a fn body whose static code never yields a map? Then only its
+        dynamic evaluation (``emit.late``) can give a recur request (Q17): ``e_Late`` checks that
+        value there, and the static path goes without the test (``deliver``)."""
+        tail = self.exit
+        return (self.late_flag and node.ctx is ir.Ctx.RETURN and isinstance(tail, FnExit) and not tail.longs
+                and not ir.may_be_map(node.node))
 
 
 __all__ = ["TypedEmitter"]
