@@ -86,14 +86,25 @@ def fallback(em: Emitter, node: ir.Late, scope: Scope) -> ast.expr:
     syms = tuple(em.private)
     locals_ = [em.private[s] for s in syms]
     assert em.published is not None and locals_ == list(em.published.locals_), "Late node in a private scope"
+    return reloaded(em, locals_, P.callname(H.LATE_PUB, P.name("D"), em.const(syms),
+                                            P.tuple_([P.name(v) for v in locals_]), form_c, undo))
+
+
+def reloaded(em: Emitter, locals_: list[str], call: ast.expr) -> ast.expr:
+    """The last element of ``call``'s answer, its first ones reloaded into ``locals_`` first, in one
+    list display evaluated left to right (the shortest expression form, issue 12; also the published
+    macro branch's, ``published_calls.macro_expr``)::
+
+        [p0 := (_mr := call)[0], p1 := _mr[1], _mr[2]][2]
+    """
     mv = em.tmp("_mr")
-    call: ast.expr = P.walrus(mv, P.callname(H.LATE_PUB, P.name("D"), em.const(syms),
-                                             P.tuple_([P.name(v) for v in locals_]), form_c, undo))
+    source: ast.expr = P.walrus(mv, call)
     parts: list[ast.expr] = []
     for i, local in enumerate(locals_):
-        parts.append(P.is_(P.walrus(local, P.subscript(call, P.const(i))), P.name(H.NOTHING)))
-        call = P.name(mv)
-    return P.or_(*parts, P.subscript(call, P.const(len(locals_))))
+        parts.append(P.walrus(local, P.subscript(source, P.const(i))))
+        source = P.name(mv)
+    parts.append(P.subscript(source, P.const(len(locals_))))
+    return P.subscript(P.list_(parts), P.const(len(locals_)))
 
 
 def guarded(static_stmts: list[ast.stmt], static_expr: ast.expr, late: ast.expr,
@@ -106,4 +117,4 @@ def guarded(static_stmts: list[ast.stmt], static_expr: ast.expr, late: ast.expr,
     return [P.if_(test, [P.assign(tmp, late)], [*static_stmts, P.assign(tmp, static_expr)])], P.name(tmp)
 
 
-__all__ = ["FLAG", "has_late", "flag_init", "mark_args", "flag_statement", "fallback", "guarded"]
+__all__ = ["FLAG", "has_late", "flag_init", "mark_args", "flag_statement", "fallback", "reloaded", "guarded"]

@@ -94,23 +94,12 @@ def second_call(em: Emitter, node: ir.Call, scope: Scope, info: FnInfo,
 
 def macro_expr(em: Emitter, pub: Published, f: str, form_c: ast.expr, scope: Scope) -> ast.expr:
     """The macro branch: value of the expansion. The helper extends the scope's undo list in place
-    and answers the parameters' values afterwards then the value, reloaded into the locals by
-    walrus assignments chained with ``is _NOTHING or`` (never true: no Spell value is ``_NOTHING``)::
-
-        (p0 := (_mr := _macro_pub(D, syms, (p0, p1), f, form, _u := _u or []))[0]) is _NOTHING
-        or (p1 := _mr[1]) is _NOTHING or _mr[2]
-    """
-    mv = em.tmp("_mr")
+    and answers the parameters' values afterwards then the value (``reloaded``)."""
     scope.used = True
     undo: ast.expr = P.name(scope.undo) if scope.always_list else P.walrus(
         scope.undo, P.or_(P.name(scope.undo), P.list_([])))
-    call: ast.expr = P.walrus(mv, P.callname(H.MACRO_PUB, P.name("D"), *_published_args(em, pub), P.name(f), form_c,
-                                             undo, *late.mark_args(em)))  # the activation flag: ``emit.late``
-    parts: list[ast.expr] = []
-    for i, local in enumerate(pub.locals_):
-        parts.append(P.is_(P.walrus(local, P.subscript(call, P.const(i))), P.name(H.NOTHING)))
-        call = P.name(mv)
-    return P.or_(*parts, P.subscript(call, P.const(len(pub.locals_))))
+    return late.reloaded(em, pub.locals_, P.callname(H.MACRO_PUB, P.name("D"), *_published_args(em, pub), P.name(f),
+                                                form_c, undo, *late.mark_args(em)))  # the flag: ``emit.late``
 
 
 def dispatch_stmts(em: Emitter, pub: Published, f: str, r: str, head_sym: ast.expr, form_c: ast.expr,
