@@ -88,6 +88,8 @@ def assoc1(m: Any, k: Any, v: Any) -> Any:
 
 @builtin("assoc")
 def assoc(m: Any, k: Any, v: Any, *kvs: Any) -> Any:
+    if kvs and not len(kvs) % 2 and (m is None or type(m) is SpellMap):
+        return (EMPTY_MAP if m is None else m).assoc_pairs((k, v, *kvs))  # one dict copy for a small map
     m = assoc1(m, k, v)
     if kvs:
         n = len(kvs) - 1

@@ -317,6 +317,39 @@ class SpellMap:
             out._next = self._next
         return out
 
+    def assoc_pairs(self, kvs: tuple[Any, ...]) -> SpellMap:
+        """``assoc`` of the pairs ``k1 v1 k2 v2 ...`` (an even number of items) in order.
+
+        A small map of exactly this class copies its dict once and writes every pair into the
+        copy, where one ``assoc`` per pair would copy it and make a map each time (issue 13.3:
+        the builtin ``assoc`` and the compiled keyword ``assoc``, ``spell_runtime.keyword_assoc``).
+        The steps are ``assoc``'s: a new key goes at the end as ``(key, value)``, a present key
+        keeps its place and its stored spelling; when every pair leaves its value in place the
+        result is the map itself, as the chain of single steps would be. The result is made by
+        ``adopt``, so past ``SMALL`` entries it is a map built whole where the steps would give
+        the HAMT tier, which no program can tell apart (module docstring). Any other map steps.
+        """
+        d = self._d
+        if type(self) is SpellMap and d is not None and len(d) <= SMALL:
+            nd = d.copy()
+            same = True
+            for i in range(0, len(kvs), 2):
+                k = kvs[i]
+                v = kvs[i + 1]
+                nk = k if type(k) in _RAW_KEY_TYPES else Key(k)
+                old = nd.get(nk)
+                if old is None:
+                    nd[nk] = (k, v)
+                    same = False
+                elif old[1] is not v:
+                    nd[nk] = (old[0], v)
+                    same = False
+            return self if same else SpellMap.adopt(nd)
+        m = self
+        for i in range(0, len(kvs), 2):
+            m = m.assoc(kvs[i], kvs[i + 1])
+        return m
+
     def dissoc(self, k: Any) -> SpellMap:
         nk = normkey(k)
         d = self._d
