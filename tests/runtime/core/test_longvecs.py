@@ -4,6 +4,7 @@ sum uses it (``core/bulk.py``)."""
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
 
 import pytest
 from spell_runtime.core import bulk, longvecs
@@ -14,6 +15,7 @@ from spell_runtime.errors import SpellError
 from spell_runtime.library import load
 
 import spellc
+from spellc.analyze import bound
 from spellc.compiler import optimisations
 
 load()
@@ -39,6 +41,18 @@ def test_short_vectors_are_not_recorded() -> None:
     assert v == vec([1, 2, 3]) and longvecs.long_bounds(v) is None
 
 
+@pytest.fixture
+def static_loop_names() -> Iterator[None]:
+    """``<``, ``inc`` and ``conj`` static, as in a fresh process: which core names code has bound is
+    process-wide compiler state (``spellc.analyze.bound``), and an earlier test may have bound one."""
+    names = {Symbol("<"), Symbol("inc"), Symbol("conj")}
+    was = names & bound.BOUND
+    bound.BOUND.difference_update(names)
+    yield
+    bound.BOUND.update(was)
+
+
+@pytest.mark.usefixtures("static_loop_names")
 def test_a_compiled_loop_records_its_vector_only_with_optimisations_on() -> None:
     form = "(loop [i 0 v []] (if (< i %d) (recur (inc i) (conj v i)) v))" % N
     with optimisations(True):
