@@ -25,8 +25,8 @@ inlined pipelines later, with the same contract):
 
 * ``reduce_fast(f, acc, items)`` → ``f`` folded over ``items`` from ``acc``, or ``NO_FAST``;
   ``reduce1_fast(f, items)`` the same without an initial value;
-* ``map_fast(f, items)`` → ``list`` of ``(f x)``, or ``NO_FAST``;
-* ``filter_fast(pred, items, keep)`` → ``list`` of the ``x`` whose ``(pred x)`` truthiness
+* ``map_vector(f, items)`` → the vector of ``(f x)``, or ``NO_FAST``;
+* ``filter_vector(pred, items, keep)`` → the vector of the ``x`` whose ``(pred x)`` truthiness
   equals ``keep`` (``filter``: True, ``remove``: False), or ``NO_FAST``.
 
 ``items`` is a Python list or a C vector (copied with ``tolist()``, its cheapest copy,
@@ -274,19 +274,9 @@ def reduce1_fast(f: Any, items: Any) -> Any:
         return NO_FAST
 
 
-def map_fast(f: Any, items: Any) -> Any:
-    """``(map f items)`` as a list for a known pure ``f``, or NO_FAST."""
-    apply_all = _MAPPERS.get(id(f)) if _ready() else None
-    if apply_all is None:
-        return NO_FAST
-    try:
-        return apply_all(_as_list(items), long_bounds(items))[0]
-    except Exception:
-        return NO_FAST
-
-
 def map_vector(f: Any, items: Any) -> Any:
-    """``map_fast`` as the vector ``map`` returns, recording what is known of its elements."""
+    """``(map f items)`` for a known pure ``f``, as the vector ``map`` returns, recording what is
+    known of its elements; or NO_FAST."""
     apply_all = _MAPPERS.get(id(f)) if _ready() else None
     if apply_all is None:
         return NO_FAST
@@ -298,21 +288,11 @@ def map_vector(f: Any, items: Any) -> Any:
     return v if bounds is None else record(v, *bounds)
 
 
-def filter_fast(pred: Any, items: Any, keep: bool) -> Any:
-    """The ``x`` of ``items`` whose ``(pred x)`` is truthy (``keep``) or falsy (not ``keep``),
-    for a known pure ``pred``; or NO_FAST."""
-    select = _PREDICATES.get(id(pred)) if _ready() else None
-    if select is None:
-        return NO_FAST
-    try:
-        return select(_as_list(items), keep, long_bounds(items))
-    except Exception:
-        return NO_FAST
-
-
 def filter_vector(pred: Any, items: Any, keep: bool) -> Any:
-    """``filter_fast`` as the vector ``filter``/``remove`` return, keeping what is known of the
-    elements (a subset of a vector known to hold longs in ``[lo, hi]`` does too)."""
+    """The ``x`` of ``items`` whose ``(pred x)`` truthiness equals ``keep`` (``filter``: True,
+    ``remove``: False) for a known pure ``pred``, as the vector ``filter``/``remove`` return,
+    keeping what is known of the elements (a subset of a vector known to hold longs in
+    ``[lo, hi]`` does too); or NO_FAST."""
     select = _PREDICATES.get(id(pred)) if _ready() else None
     if select is None:
         return NO_FAST
@@ -324,5 +304,5 @@ def filter_vector(pred: Any, items: Any, keep: bool) -> Any:
     return v if known is None else record(v, *known)
 
 
-__all__ = ["NO_FAST", "all_longs", "filter_fast", "filter_vector", "map_fast", "map_vector", "reduce1_fast", "reduce_fast",
+__all__ = ["NO_FAST", "all_longs", "filter_vector", "map_vector", "reduce1_fast", "reduce_fast",
            "vector_items"]
