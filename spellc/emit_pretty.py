@@ -54,11 +54,22 @@ def _constants(module: Any) -> dict[str, Any]:
     """The values of the module's imports, constants and ``_T`` table (all pure constructions)."""
     keep = []
     for stmt in module.body:  # every top-level simple statement; no def, no `if __name__` block runs here
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if isinstance(stmt, cst.SimpleStatementLine) and _unit_assigned(stmt) is None:  # a unit needs the defs
             keep.append(module.code_for_node(stmt))
     namespace: dict[str, Any] = {}
     exec(compile("".join(keep), "<pretty constants>", "exec"), namespace)
     return namespace
+
+
+def _unit_assigned(stmt: Any) -> Optional[int]:
+    """N when ``stmt`` is ``_unitN = ...``: a top-level def's unit without a function
+    (``spellc.compiler.direct``)."""
+    if len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign) and len(stmt.body[0].targets) == 1:
+        target = stmt.body[0].targets[0].target
+        unit = UNIT.match(target.value) if isinstance(target, cst.Name) else None
+        if unit is not None:
+            return int(unit.group(1))
+    return None
 
 
 def _form_positions(forms: list[Any]) -> dict[str, tuple[int, int]]:
@@ -151,6 +162,9 @@ def prettify(source: str, forms: list[Any], source_name: str) -> str:
             return self._with_comment(original, updated, comment_for(found[1]) if found else None)
 
         def leave_SimpleStatementLine(self, original: Any, updated: Any) -> Any:
+            unit = _unit_assigned(original)
+            if unit is not None and unit < len(forms):
+                return self._with_comment(original, updated, comment_for(forms[unit]))
             return self._statement(original, updated)
 
         def leave_If(self, original: Any, updated: Any) -> Any:

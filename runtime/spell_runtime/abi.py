@@ -56,6 +56,8 @@ class H:
     NS_STATIC: Final = "_ns_static"
     REC: Final = "_rec"
     DEFINE: Final = "_define"
+    DEF_VALUE: Final = "_def_value"  # built modules: a top-level def's unit, no function (spell_runtime.units)
+    DEF_FN: Final = "_def_fn"
     UNWIND: Final = "_unwind"
     RESTORE: Final = "_restore"
     PUBLISH: Final = "_publish"
@@ -166,12 +168,14 @@ def compiled_namespace() -> dict[str, Any]:
     from .errors import SpellError
     from .keyword_assoc import assoc_keywords
     from .library import load
+    from .units import DefFn, DefValue
 
     load()
     ns: dict[str, Any] = {
         H.MISS: s.MISS, H.NOTHING: s.NOTHING, H.NO_ENTRY: NO_ENTRY, H.SPELL_FN: SpellFn, H.SPELL_MAP: SpellMap,
         H.SPELL_ERROR: SpellError, H.MAYBE_RECUR: frozenset({SpellMap, RecurMarker}), H.PVECTOR: PVector, H.EPOCH: EPOCH,
         H.MISS_LOOKUP: s.miss, H.NS_PATH: s.ns_path, H.NS_STATIC: s.ns_static, H.REC: s.rec, H.DEFINE: s.define,
+        H.DEF_VALUE: DefValue, H.DEF_FN: DefFn,
         H.UNWIND: s.unwind, H.RESTORE: s.restore, H.PUBLISH: s.publish, H.DESTRUCTURE: destructure, H.LOOP_REBIND: s.loop_rebind,
         H.PRIVATE_REBIND: s.private_rebind,
         H.APPLY: s.apply_fn, H.IS_MACRO: s.check_macro, H.MACRO_CALL: s.macro_call, H.NOT_MACRO: s.not_macro,

@@ -42,12 +42,13 @@ from spell_runtime.packnum import pack_numbers
 
 from .. import state
 from ..analyze.analyzer import SourceIndex, analyze_form
-from ..analyze.ir import Fn
+from ..analyze.ir import Def, Fn
 from ..emit.emitter import Emitter
 from ..emit.source import python_text
 from ..emit.wrap import wrap_long_lines
 from ..state import EPOCH, SUB_BY_FORM_LIMIT, Unit, UnitKey, base_namespace
 from . import templates
+from .direct import direct_unit, is_direct
 
 COMPILER_VERSION = "0.1.0"
 
@@ -172,20 +173,24 @@ def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[
         source_name += " (via source)"
     with state.LOCK:
         node, _ = analyze_form(form, source=source, subunits=incremental)
-        emitter = Emitter()
-        mod = emitter.emit_unit(node)
         filename = source_name
         _register_source(filename, source_text)
-        ns = _exec_module(mod, emitter, filename, via_source)
-        unit = ns["_unit"]
-        if spine is not None and not via_source:
-            templates.learn(templates.shape_key(spine, source_name, EPOCH[0]), spine, emitter.consts,
-                            emitter.table, ns, bool(emitter.functions))
+        direct = direct_unit(node, _exec_module, filename, via_source) if spine is None else None
+        if direct is not None:
+            unit = direct
+        else:
+            emitter = Emitter()
+            mod = emitter.emit_unit(node)
+            ns = _exec_module(mod, emitter, filename, via_source)
+            unit = ns["_unit"]
+            if spine is not None and not via_source:
+                templates.learn(templates.shape_key(spine, source_name, EPOCH[0]), spine, emitter.consts,
+                                emitter.table, ns, bool(emitter.functions))
         key = key._replace(epoch=EPOCH[0])  # analysis may have moved the epoch
         state.unit_cache[key] = unit
         if incremental:
             state.unit_forms[key] = form
-    return unit  # type: ignore[no-any-return]
+    return unit
 
 
 def compile_subunit(form: Any, key: Optional[str]) -> Unit:
@@ -210,9 +215,13 @@ def _compile_subunit_by_text(form: Any, key: Optional[str]) -> Unit:
         base_namespace()
         with state.LOCK:
             node, _ = analyze_form(form, subunits=True)
-            emitter = Emitter()
-            mod = emitter.emit_unit(node)
-            unit = _exec_module(mod, emitter, "<spell>")["_unit"]
+            direct = direct_unit(node, _exec_module, "<spell>", False)
+            if direct is not None:
+                unit = direct
+            else:
+                emitter = Emitter()
+                mod = emitter.emit_unit(node)
+                unit = _exec_module(mod, emitter, "<spell>")["_unit"]
             state.sub_cache[(text, EPOCH[0])] = unit
     return unit
 
@@ -240,7 +249,11 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     units: list[ast.stmt] = []
     for i, form in enumerate(forms):
         node, _ = analyze_form(form)
-        units.append(emitter.unit_function(node, "_unit%d" % i))
+        if is_direct(node):  # a def of a constant or a fn: no unit function (compiler.direct)
+            assert type(node) is Def
+            units.append(emitter.direct_unit(node, "_unit%d" % i))
+        else:
+            units.append(emitter.unit_function(node, "_unit%d" % i))
     named = {id(value) for value in emitter.consts.values()}
     for form in emitter.table.values():  # call forms the position table names: built once, by name
         if id(form) not in named:

@@ -18,6 +18,8 @@ compiler keeps between compilations is listed in ``spellc.state``.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from spell_runtime.abi import H, L
 
@@ -43,22 +45,53 @@ class Emitter(ScopeEmitter, ValueEmitter, NativeEmitter, CallEmitter):
         """The unit's function; the ``fn`` bodies it needs accumulate in ``self.functions``."""
         scope = Scope(L.UNIT_UNDO, always_list=True)
         info = FnInfo(is_fn=False)
+        with self._unit_state(node):
+            body = self.stmts(node, scope, info)  # the unit's form is in RETURN context
+            body[:0] = late.flag_init(self)
+        handler = [P.raise_(P.callname(H.CONV, P.name(L.EXC), P.name("D"), P.name(L.TABLE)))]
+        fn = P.fndef(fname, ["D", "_U"], [P.try_(body, "_e", handler)])
+        return fn
+
+    def defined_fn(self, node: ir.Def) -> str:
+        """The compiled body of the ``fn`` a top-level ``(def name (fn ...))`` binds, emitted into
+        ``self.functions`` exactly as ``unit_function`` would emit it (same state, same positions,
+        same names and constants), without the unit around it: its Python name. The unit is then a
+        ``spell_runtime.units.DefFn`` (``spellc.compiler.direct``)."""
+        fn = node.value
+        assert type(fn) is ir.Fn and fn.body is not None
+        with self._unit_state(node), P.at(node.pos), P.at(fn.pos):  # as ``stmts``, then ``expr`` of both
+            fname = self.tmp("_fn")  # as ``e_Fn``
+            self.fn_body(fn.body, fn.pos, fname)
+        return fname
+
+    def direct_unit(self, node: ir.Def, name: str) -> ast.stmt:
+        """``name = _def_value(sym, value)`` or ``name = _def_fn(sym, params, body, _fnN)``: the unit
+        of a top-level def that needs no function (``spellc.compiler.direct.is_direct``) in a module
+        written by ``spellc build``; a fn's body joins ``self.functions``."""
+        value = node.value
+        with P.at(node.pos):
+            if type(value) is ir.Const:
+                return P.assign(name, P.callname(H.DEF_VALUE, self.const(node.sym), self.const(value.value)))
+            assert type(value) is ir.Fn
+            fname = self.defined_fn(node)
+            return P.assign(name, P.callname(H.DEF_FN, self.const(node.sym), self.const(value.params),
+                                             self.const(value.body_forms), P.name(fname)))
+
+    @contextmanager
+    def _unit_state(self, node: ir.Node) -> Iterator[None]:
+        """The emitter's state at the top of a unit (restored after)."""
         saved_marking, self.marking = self.marking, False
         saved_n, self._n = self._n, 0
         saved_depths = self.blocks, self.indent, self.edepth, self.exit
         self.blocks, self.indent, self.edepth, self.exit = 1, 2, 0, ReturnExit()  # the unit's def and try
         saved_flag, self.late_flag = self.late_flag, late.has_late(node)
         try:
-            body = self.stmts(node, scope, info)  # the unit's form is in RETURN context
-            body[:0] = late.flag_init(self)
+            yield
         finally:
             self.late_flag = saved_flag
             self.marking = saved_marking
             self._n = saved_n
             self.blocks, self.indent, self.edepth, self.exit = saved_depths
-        handler = [P.raise_(P.callname(H.CONV, P.name(L.EXC), P.name("D"), P.name(L.TABLE)))]
-        fn = P.fndef(fname, ["D", "_U"], [P.try_(body, "_e", handler)])
-        return fn
 
     def emit_fn_module(self, fn_node: ir.Fn, fname: str = "_fnbody") -> ast.Module:
         """A module defining just the compiled body of one ``fn`` (for functions built from data)."""
