@@ -46,6 +46,16 @@ def eval_string(source: str, source_name: str = "<string>", *, eval_timeout_sec:
     and ``web`` is the ``web/`` configuration (``{"allow-private-network": True}``...), as
     the run options of the same names do (issue 16).
     """
+    return eval_forms(None, source, source_name, eval_timeout_sec=eval_timeout_sec,
+                      max_collection_size=max_collection_size, workspace=workspace, web=web)
+
+
+def eval_forms(forms: Optional[list[Any]], source: str, source_name: str = "<string>", *,
+               eval_timeout_sec: Optional[float] = None, max_collection_size: Optional[int] = None,
+               workspace: Optional[str] = None, web: Optional[dict[str, Any]] = None) -> Any:
+    """``eval_string`` of ``source`` whose forms a caller has already read (``read_all(source)``;
+    None: read them here): ``spellc run`` reads the file once to refuse unreadable text up front,
+    and reading it again cost as much as analyzing it (issue 12)."""
     from spell_runtime import limits
     from spell_runtime.effects import EffectContext
 
@@ -58,7 +68,8 @@ def eval_string(source: str, source_name: str = "<string>", *, eval_timeout_sec:
     # compiling make tens of thousands of young acyclic objects (forms, IR, ``ast`` nodes), and the
     # default threshold walked the live ones ~35 times in a cold run of compile-300 (~5 ms, issue 12).
     with evaluation_gc():
-        forms = read_all(source)
+        if forms is None:
+            forms = read_all(source)
         D = new_env(effects=effects)
         value: Any = None
         form: Any = None

@@ -91,7 +91,12 @@ def eval_expr(expr: str, eval_timeout: Optional[float] = None) -> None:
 
 def checked_source(path: str) -> str:
     """The program text, refused up front (exit 1) when it cannot even be read as Spell."""
-    from .reader import ReaderError, read_all_with_spans
+    return checked_program(path)[0]
+
+
+def checked_program(path: str) -> tuple[str, list[Any]]:
+    """(text, forms) of the program, refused up front (exit 1) when it cannot even be read as Spell."""
+    from .reader import ReaderError, read_all
     from .source_input import SourceDecodeError, read_source_text
 
     try:
@@ -101,24 +106,25 @@ def checked_source(path: str) -> str:
     except SourceDecodeError as e:
         fail(str(e))
     try:
-        read_all_with_spans(text, source_name=name)
+        return text, read_all(text, source_name=name)
     except ReaderError as e:
         fail("%s:%d:%d: %s" % (name, e.line, e.column, e))
-    return text
 
 
 def run_program(path: str, eval_timeout: Optional[float] = None, workspace: Optional[str] = None) -> None:
     """``spellc run FILE`` of a program that needs no model; on failure ``FILE:LINE:COL: message`` and the call path."""
     from spell_runtime.errors import SpellError
+    from spell_runtime.gcpolicy import evaluation_gc
     from spell_runtime.printer import pr_str
 
-    from .api import eval_string
+    from .api import eval_forms
 
     loaded()
-    text = checked_source(path)
+    with evaluation_gc():  # reading is part of the evaluation, as in eval_string (api.eval_forms)
+        text, forms = checked_program(path)  # read once: these forms are the ones evaluated
     name = "<stdin>" if path == "-" else path
     try:
-        value = eval_string(text, name, eval_timeout_sec=eval_timeout, workspace=workspace)
+        value = eval_forms(forms, text, name, eval_timeout_sec=eval_timeout, workspace=workspace)
     except SpellError as e:
         report = spell_error_text(e, name)
         if "!llm-self" in str(e) or "leaf-llm" in str(e):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner
 
@@ -96,3 +97,25 @@ def test_progress_names_each_spawned_agents_turn(tmp_path: Path) -> None:
     lines = err.splitlines()
     assert len(lines) == 3
     assert [line.endswith("  :kid") for line in lines].count(True) == 1
+
+
+def test_a_program_file_is_read_once(tmp_path: Path, monkeypatch: Any) -> None:
+    """The reader-error check up front and the evaluation share one read of the text (issue 12)."""
+    from spellc.reader import entry
+
+    reads: list[str] = []
+    real = entry._run
+
+    def counting(text: str, *args: Any) -> Any:
+        reads.append(text)
+        return real(text, *args)
+
+    monkeypatch.setattr(entry, "_run", counting)  # what every reading entry point calls
+    prog = tmp_path / "p.spl"
+    prog.write_text("(defn f [x] (* x 2))\n(f 21)\n")
+    assert invoke(str(prog)) == (0, "42\n", "")
+    assert reads == ["(defn f [x] (* x 2))\n(f 21)\n"]
+    prog.write_text("(defn f [x] (/ x 0))\n(f 21)\n")
+    code, _, err = invoke(str(prog))
+    assert code == 1 and err.startswith("%s:1:13: Function call failed: /: Divide by zero" % prog)
+    assert len(reads) == 2
