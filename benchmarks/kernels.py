@@ -136,16 +136,19 @@ def startup_row(repeat: int) -> tuple[float, float]:
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(root / "spellc"), str(root / "runtime")],
                    env=clean, capture_output=True, check=False)
     exe = [sys.executable, "-m", "spellc", "eval", "(+ 1 2)"]
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    # This tree's packages, whatever the caller's PYTHONPATH and working directory: a ``-m`` child
+    # puts its working directory first on ``sys.path``, so run from another checkout it would time
+    # that checkout's ``spellc`` (backend.py ``_run_rss`` does the same).
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=os.pathsep.join([str(root), str(root / "runtime")]))
     bare = []
     for _ in range(repeat):
         t = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "pass"], env=env, check=True)
+        subprocess.run([sys.executable, "-c", "pass"], env=env, check=True, cwd=root)
         bare.append(time.perf_counter() - t)
     samples = []
     for _ in range(repeat):
         t = time.perf_counter()
-        out = subprocess.run(exe, capture_output=True, text=True, env=env)
+        out = subprocess.run(exe, capture_output=True, text=True, env=env, cwd=root)
         samples.append(time.perf_counter() - t)
         if out.stdout.strip() != "3":
             raise SystemExit("spellc eval failed: %s" % out.stderr)
