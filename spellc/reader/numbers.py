@@ -122,8 +122,17 @@ def match_number(token: str) -> Number:
 
 
 def read_number(token: str) -> Number:
-    """``match_number`` with a fast path for the plain decimal longs that dominate programs."""
-    if token.isascii() and token.isdigit() and (token[0] != "0" or len(token) == 1):
+    """``match_number`` with fast paths for the plain decimal longs and doubles (``12``, ``-0.5``,
+    ``100.0``) that dominate programs: a program with a double no longer compiles the three patterns
+    (~0.3 ms of a cold ``spellc run``, issue 12)."""
+    if not token.isascii():
+        return match_number(token)
+    if token.isdigit() and (token[0] != "0" or len(token) == 1):
         value = _to_int(token)
         return value if value <= LONG_MAX else BigInt(value)
+    whole, dot, fraction = token.partition(".")
+    if dot and (fraction.isdigit() or not fraction):
+        digits = whole[1:] if whole[:1] in ("-", "+") else whole
+        if digits.isdigit():  # ``_FLOAT`` without exponent or ``M``, and never an ``_INT``
+            return float(token)
     return match_number(token)
