@@ -155,6 +155,13 @@ class Reader:
         n_inserts = len(inserts)
         ip = bisect_left(inserts, pos) if n_inserts else 0
         line_ip = bisect_left(inserts, line_start) if n_inserts else 0
+        # The newline that ends the current line: a token starting before it is on this line, which
+        # one comparison tells (most tokens), instead of searching back for a newline per token.
+        find = text.find
+        beyond = len(text)
+        line_end = find("\n", max(line_start, 0))
+        if line_end < 0:
+            line_end = beyond
         while True:
             m = match(text, pos)
             if m is None:
@@ -170,10 +177,13 @@ class Reader:
             if g == 2:  # lexer.PLAIN_STRING
                 ts -= 1  # group 2 is the body; the token starts at its opening quote
             # Line and column of the token start, tracked incrementally.
-            nl = rfind("\n", tracked, ts)
-            if nl >= 0:
+            if ts > line_end:  # on a later line
+                nl = rfind("\n", tracked, ts)
                 line += count("\n", tracked, nl + 1)
                 line_start = nl + 1
+                line_end = find("\n", ts)
+                if line_end < 0:
+                    line_end = beyond
                 if n_inserts:
                     line_ip = bisect_left(inserts, line_start)
             tracked = ts
@@ -233,7 +243,11 @@ class Reader:
                 if self.line_start != line_start and n_inserts:
                     line_ip = bisect_left(inserts, self.line_start)
                 line = self.line
-                line_start = self.line_start
+                if self.line_start != line_start:
+                    line_start = self.line_start
+                    line_end = find("\n", max(line_start, 0))
+                    if line_end < 0:
+                        line_end = beyond
                 tracked = self.tracked
                 if produced is None:
                     continue
