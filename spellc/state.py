@@ -14,7 +14,8 @@ Slots, who writes them (W) and who reads them (R):
   R the emitter, which compiles it into function bodies' stale checks, and those bodies at run
   time, as ``_EPOCH``). It is part of every cache key below, so a grown ``BOUND`` selects other
   entries instead of reusing code that referenced a now-bound name statically.
-* ``unit_cache`` — ``UnitKey`` → the unit function of a top-level form (``compiler.compile_unit``).
+* ``unit_cache`` — ``UnitKey`` → the unit of a top-level form (``compiler.compile_unit``): its compiled
+  function, or for a ``def`` of a constant or a ``fn`` a ``spell_runtime.units`` object (``compiler.direct``).
   Keyed by the form's text (its exact source text when compiled incrementally, else its printed
   text), its place (source name, span, and the compile options that change the code) and the epoch.
   The span is part of the key because positions are compiled into the unit.

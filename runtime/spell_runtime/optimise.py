@@ -55,6 +55,9 @@ The transformations, each with its legality argument written where it is done:
   dict — ``spell_runtime.keyword_assoc``;
 * the whole-vector fast paths of ``reduce``/``map``/``filter`` — ``spell_runtime.core.bulk``, with
   the long facts (element bounds) of ``range`` and of its own results — ``spell_runtime.core.longvecs``;
+* top-level ``def``s of a constant or a ``fn`` run without a unit function (the binding, undo
+  entry and value ``support.define`` gives, under the same handler) — ``spellc.compiler.direct``
+  and ``spell_runtime.units``;
 * the evaluation GC threshold (not a transformation: no value can depend on it) —
   ``spell_runtime.gcpolicy``, applied by the compiler's ``run_form``.
 """

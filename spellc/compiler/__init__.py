@@ -2,7 +2,10 @@
 
 Units. A top-level form compiles to a *unit*: a Python function ``unit(D, U)``
 that evaluates the form in binding table ``D`` and appends to ``U`` the undo
-entries of the definitions that escape it (see ``spell_runtime.context``).
+entries of the definitions that escape it (see ``spell_runtime.context``). A
+``def`` of a constant or of a ``fn`` — most of a program's top-level forms — gets
+no function: its unit is a ``spell_runtime.units`` object that does the same
+(``compiler.direct``).
 
 Caching. Units are cached by the form's text, its place and the binding epoch
 (the keys and every cache are described in ``spellc.state``); a re-evaluated
