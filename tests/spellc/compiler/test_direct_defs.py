@@ -251,3 +251,24 @@ def test_built_module_writes_direct_units() -> None:
     namespace: dict[str, Any] = {"__name__": "built_scale"}
     exec(compile(source, "built_scale.py", "exec"), namespace)
     assert spellc.pr_str(namespace["value"]) == "[4 8]" == spellc.pr_str(spellc.eval_string(text))
+
+
+def test_sub_units_of_a_long_body_are_direct_and_fail_in_place() -> None:
+    """The turn loop's programs compile the leading elements of a long body as cached sub-units
+    (``ir.SubUnits``): a def of a constant or a fn among them is a direct unit too."""
+    from spellc.compiler import compile_subunit
+
+    elems = ["(def sub-c%d %d)" % (i, i) for i in range(6)]
+    text = "(quine completion (eval (do %s (defn sub-f [x] (/ x sub-c0)) (sub-f sub-c5))))" % " ".join(elems)
+
+    def outcome() -> tuple[str, str, Any]:
+        with pytest.raises(spellc.SpellError) as info:
+            run_form(new_env(), read_first(text), "turns.spl", text, incremental=True)
+        return str(info.value), spellc.pr_str(info.value.expr), info.value.position
+
+    direct = outcome()
+    assert direct == ("Function call failed: /: Divide by zero", "(/ x sub-c0)", (1, 134, 1, 146))
+    with optimisations(False):
+        assert outcome() == direct
+    assert type(compile_subunit(read_first(elems[0]), None)) is DefValue
+    assert type(compile_subunit(read_first("(defn sub-g [x] x)"), None)) is DefFn
