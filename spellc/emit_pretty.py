@@ -33,6 +33,7 @@ from typing import Any, Final, Optional
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
+from spell_runtime.abi import H
 from spell_runtime.data import Symbol
 from spell_runtime.data.plist import PList, plist
 from spell_runtime.data.positions import span_of
@@ -114,10 +115,12 @@ def prettify(source: str, forms: list[Any], source_name: str) -> str:
     symbol_tuples = {name: tuple(x.name for x in v) for name, v in values.items()
                      if CONST.match(name) and type(v) is tuple and v
                      and all(type(x) is Symbol and x.ns is None for x in v)}
-    # a fn body's handler site ``_fn_failed(…, _kN, (_p0, _p1))``: (elements, fn form, parameter symbols)
-    symbol_tuples.update({name: tuple(x.name for x in v[2]) for name, v in values.items()
-                          if CONST.match(name) and type(v) is tuple and len(v) == 3 and type(v[0]) is tuple
-                          and type(v[2]) is tuple and v[2] and all(type(x) is Symbol and x.ns is None for x in v[2])})
+    # a fn body's handler site ``_fn_failed_here(_kN)`` (``_fn_failed(…, _kN, (_p0, _p1))`` in modules
+    # built before): (elements, fn form, parameter symbols)
+    sites = {name: tuple(x.name for x in v[2]) for name, v in values.items()
+             if CONST.match(name) and type(v) is tuple and len(v) == 3 and type(v[0]) is tuple
+             and type(v[2]) is tuple and v[2] and all(type(x) is Symbol and x.ns is None for x in v[2])}
+    symbol_tuples.update(sites)
 
     def comment_for(form: Any) -> Optional[str]:
         where = positions.get(pr_str(form)) if form is not None else None
@@ -137,7 +140,7 @@ def prettify(source: str, forms: list[Any], source_name: str) -> str:
             return updated.with_changes(leading_lines=[*updated.leading_lines, line])
 
         def visit_FunctionDef(self, node: Any) -> None:
-            self.renames.append(_renames(node, symbol_consts, symbol_tuples))
+            self.renames.append(_renames(node, symbol_consts, symbol_tuples, sites))
 
         def leave_FunctionDef(self, original: Any, updated: Any) -> Any:
             self.renames.pop()
@@ -185,12 +188,14 @@ def _entries(table: Any) -> list[tuple[tuple[int, int, int, int], Any]]:
     return list(table.items()) if isinstance(table, dict) else []
 
 
-def _renames(fn: Any, symbol_consts: dict[str, str], symbol_tuples: dict[str, tuple[str, ...]]) -> dict[str, str]:
+def _renames(fn: Any, symbol_consts: dict[str, str], symbol_tuples: dict[str, tuple[str, ...]],
+             sites: dict[str, tuple[str, ...]]) -> dict[str, str]:
     """Temporary → ``<mangled Spell name>__<temporary without _>`` for the temporaries of ``fn`` (not of the
     functions nested in it) that provably hold one Spell name's value: ``D[_sN] = tmp``,
-    ``tmp = D.get(_sN, …)``, ``tmp = D[_sN]`` / ``(tmp := D[_sN])``, and a symbol tuple passed next to a
-    tuple of temporaries (``_publish(D, _k44, (_p0, _p1))``, and a handler site's symbols in
-    ``_fn_failed(…, _k45, (_p0, _p1))``)."""
+    ``tmp = D.get(_sN, …)``, ``tmp = D[_sN]`` / ``(tmp := D[_sN])``, a symbol tuple passed next to a
+    tuple of temporaries (``_publish(D, _k44, (_p0, _p1))``, a handler site's symbols in
+    ``_fn_failed(…, _k45, (_p0, _p1))``), and the parameters after ``D, _H`` of a body whose handler is
+    ``_fn_failed_here(_k45)`` with private parameter symbols in its site (it reads them from the frame)."""
     names: dict[str, set[str]] = {}
 
     def note(temp: Any, spell_name: Optional[str]) -> None:
@@ -222,6 +227,13 @@ def _renames(fn: Any, symbol_consts: dict[str, str], symbol_tuples: dict[str, tu
 
         def visit_Call(self, node: Any) -> None:
             args = [a.value for a in node.args]
+            if isinstance(node.func, cst.Name) and node.func.value == H.FN_FAILED_HERE and len(args) == 1 \
+                    and isinstance(args[0], cst.Name) and args[0].value in sites:
+                params = fn.params.params[2:]
+                spell_names = sites[args[0].value]
+                if len(params) == len(spell_names):
+                    for param, spell_name in zip(params, spell_names):
+                        note(param.name, spell_name)
             for const, values in zip(args, args[1:]):
                 if isinstance(const, cst.Name) and const.value in symbol_tuples and isinstance(values, cst.Tuple):
                     spell_names = symbol_tuples[const.value]

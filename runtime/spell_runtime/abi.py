@@ -118,6 +118,13 @@ class H:
     # issue 13.5: a static reference's dynamic evaluation after a run-time binding (spellc.emit.late)
     LATE: Final = "_late"
     LATE_PUB: Final = "_late_pub"
+    # issue 12: the rare paths of fn bodies and scope handlers, reading the caller's frame
+    # (spell_runtime.frame_paths); RECUR_VALUE, FN_FAILED, SEQ_FAIL and PRIV_FAIL are what they replace
+    RECUR_HERE: Final = "_recur_here"
+    FN_FAILED_HERE: Final = "_fn_failed_here"
+    CONV_HERE: Final = "_conv_here"
+    SEQ_FAILED_HERE: Final = "_seq_failed_here"
+    PRIV_FAILED_HERE: Final = "_priv_failed_here"
 
     @staticmethod
     def op(name: str) -> str:
@@ -140,6 +147,7 @@ class L:
     UNIT_UNDO: Final = "_U"
     TABLE: Final = "_T"
     EXC: Final = "_e"
+    INDEX: Final = "_ci"  # a fn body's own running element (numbered ``_ciN`` in nested sequences)
 
 
 _NAMESPACE: dict[str, Any] | None = None
@@ -153,7 +161,7 @@ def compiled_namespace() -> dict[str, Any]:
     global _NAMESPACE
     if _NAMESPACE is not None:
         return dict(_NAMESPACE)
-    from . import inline, published
+    from . import frame_paths, inline, published
     from . import support as s
     from .core import colls, longvecs, seqs
     from .core import numbers as num
@@ -193,6 +201,9 @@ def compiled_namespace() -> dict[str, Any]:
         H.ASSOC_KEYWORDS: assoc_keywords,
         H.VEC_LONGS: longvecs.vec_of_longs, H.PIPE_ITEMS: seqs.seq_items, H.KV_PAIRS: kv_pairs, H.GROUPED: colls.grouped,
         H.LATE: s.late, H.LATE_PUB: published.late_published_into,
+        H.RECUR_HERE: frame_paths.recur_here, H.FN_FAILED_HERE: frame_paths.fn_failed_here,
+        H.CONV_HERE: frame_paths.conv_here, H.SEQ_FAILED_HERE: frame_paths.seq_failed_here,
+        H.PRIV_FAILED_HERE: frame_paths.priv_failed_here,
         "_op_add": num.add, "_op_sub": num.sub, "_op_mul": num.mul, "_op_lt": num.lt, "_op_gt": num.gt,
         "_op_le": num.le, "_op_ge": num.ge, "_op_inc": num.inc, "_op_dec": num.dec, "_op_neg": num.neg,
         "_op_zero": num.is_zero, "_op_pos": num.is_pos, "_op_negp": num.is_neg,
@@ -204,7 +215,8 @@ def compiled_namespace() -> dict[str, Any]:
     return dict(ns)
 
 
-LEGACY: Final = frozenset({"APPLY", "FN_FAIL", "MACRO_CALL", "MACRO_CALL_PUB", "STALE"})
+LEGACY: Final = frozenset({"APPLY", "FN_FAIL", "MACRO_CALL", "MACRO_CALL_PUB", "STALE",
+                           "RECUR_VALUE", "FN_FAILED", "SEQ_FAIL", "PRIV_FAIL"})
 """``H`` members the emitter no longer writes but modules built by earlier versions of it call
 (``spellc build`` output imports this namespace): kept so that those modules still run."""
 

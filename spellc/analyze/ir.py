@@ -365,7 +365,7 @@ def children(node: Record) -> Iterator[Record]:
 
 
 def may_be_map(node: Node) -> bool:
-    """Could the node's value be a map (and so a recur request)? False only when certainly not."""
+    """Could the node's value be a recur request (a map, Q17)? False only when certainly not."""
     if isinstance(node, Const):
         from spell_runtime.data import SpellMap
 
@@ -374,6 +374,12 @@ def may_be_map(node: Node) -> bool:
         return BY_NAME[node.op].may_be_map
     if isinstance(node, (VectorLit, For, Fn)):
         return False
+    if isinstance(node, MapLit):
+        # A map, but a recur request only with a truthy :spell/recur entry (Q17): its keys are
+        # constants (Q10), so a literal without that key never is one.
+        from spell_runtime.data.atoms import K_SPELL_RECUR
+
+        return any(k is K_SPELL_RECUR for k in node.keys)
     if isinstance(node, BuiltinCall):
         name = node.sym.name
         if name.endswith("?") or name in NEVER_MAP_BUILTINS:

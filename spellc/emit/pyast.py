@@ -233,8 +233,10 @@ def ret(v: ast.expr) -> ast.Return:
     return _s(ast.Return(v))
 
 
-def try_(body: Sequence[ast.stmt], handler_name: str, handler_body: Sequence[ast.stmt],
+def try_(body: Sequence[ast.stmt], handler_name: Optional[str], handler_body: Sequence[ast.stmt],
          finalbody: Optional[Sequence[ast.stmt]] = None, exc_type: str = "BaseException") -> ast.Try:
+    """``try``/``except exc_type [as handler_name]``/``finally``; a handler whose helper takes the
+    exception from ``sys.exc_info()`` (``spell_runtime.frame_paths``) binds no name."""
     handlers = []
     if handler_body:
         handlers = [_s(ast.ExceptHandler(type=name(exc_type), name=handler_name, body=list(handler_body)))]

@@ -106,13 +106,13 @@ class ScopeEmitter(TypedEmitter):
         if isinstance(tail, ReturnExit):
             if may_be_map and isinstance(tail, FnExit) and not tail.longs:
                 # A recur request that arrives as a value (Q17; rare: only maps can be one) re-enters
-                # the function by a call in ``_recur_value`` rather than a loop, which keeps the
+                # the function by a call in ``_recur_here`` rather than a loop, which keeps the
                 # common path free of loop bookkeeping. (A body applied by a builtin, ``_H`` None,
-                # hands the request back as its value: that test is the helper's.)
+                # hands the request back as its value: that test is the helper's.) The helper takes
+                # the body, ``D`` and ``_H`` from this frame (``spell_runtime.frame_paths``).
                 v = self.tmp("_v")
                 plain = P.compare(P.callname("type", P.walrus(v, value)), ast.NotIn(), P.name(H.MAYBE_RECUR))
-                again = P.callname(H.RECUR_VALUE, P.name(tail.name), P.name("D"), P.name(L.HEAD), P.name(v),
-                                   P.const(tail.arity), self.const(tail.form))
+                again = P.callname(H.RECUR_HERE, P.name(v), self.const(tail.form))
                 out.append(P.ret(P.ifexp(plain, P.name(v), again)))
             else:
                 out.append(P.ret(value))
@@ -188,8 +188,7 @@ class ScopeEmitter(TypedEmitter):
         if self.late_checks_return(node):
             tail = self.exit
             assert isinstance(tail, FnExit)
-            back = P.callname(H.RECUR_VALUE, P.name(tail.name), P.name("D"), P.name(L.HEAD), back,
-                              P.const(tail.arity), self.const(tail.form))
+            back = P.callname(H.RECUR_HERE, back, self.const(tail.form))
         return Result(*late.guarded(static.stmts, static.expr, back, self.tmp()))
 
     def e_Fail(self, node: ir.Fail, scope: Scope, info: FnInfo) -> Result:
@@ -306,11 +305,10 @@ class ScopeEmitter(TypedEmitter):
         skipped = len(node.elems) - n
         # A sequence that is one SubUnits node marks its own failing element (-1 = already marked).
         index: ast.expr = P.name(ci) if n > 1 else P.const(-1 if type(node.body[0]) is ir.SubUnits else skipped)
-        handler = [P.raise_(P.callname(H.SEQ_FAIL, P.name(L.EXC), P.name("D"), P.name(L.TABLE),
-                                       self.const(node.elems), index))]
+        handler = [P.raise_(P.callname(H.SEQ_FAILED_HERE, self.const(node.elems), index))]
         # No ``ci = 0`` before the ``try``: with more than one element, the try's first statement
         # sets ``ci`` (``_seq_elements``), before anything that can fail.
-        return [P.try_(body, "_e", handler)]
+        return [P.try_(body, None, handler)]
 
     def _seq_elements(self, node: ir.Seq, scope: Scope, info: FnInfo, tail: Optional[Exit],
                       result_var: Optional[str], ci: str, counted: bool) -> list[ast.stmt]:
@@ -347,6 +345,12 @@ class ScopeEmitter(TypedEmitter):
         restores.reverse()
         return saves, restores
 
+    @staticmethod
+    def unwind_if_any(undo: str) -> ast.stmt:
+        """``undo and _unwind(D, undo)``: restore a scope's escaping defs if it made any. (Two nodes
+        fewer than ``if undo is not None:``, and as fast; an empty list has nothing to restore.)"""
+        return P.expr_stmt(P.and_(P.name(undo), P.callname(H.UNWIND, P.name("D"), P.name(undo))))
+
     def _publish(self, body: ir.FnBody, params: list[str], jumps: bool,
                  undo: Optional[str]) -> tuple[list[ast.stmt], list[ast.stmt]]:
         """Saves and restores of a fn body whose parameters live in the env. With plain symbol
@@ -376,24 +380,20 @@ class ScopeEmitter(TypedEmitter):
     def _private_args(self, syms: Any) -> list[ast.expr]:
         return [self.const(tuple(syms)), P.tuple_([self.private_value(self.private[s]) for s in syms])]
 
-    def _private_vals(self, syms: Any) -> ast.expr:
-        return P.tuple_([self.private_value(self.private[s]) for s in syms])
-
     def _scope_frame(self, scope: Scope, saves: list[ast.stmt], restores: list[ast.stmt], body: list[ast.stmt],
-                     pos: Optional[Pos], handler_fn: str = H.CONV,
-                     privates: Optional[list[ast.expr]] = None) -> list[ast.stmt]:
+                     pos: Optional[Pos], privates: Optional[list[ast.expr]] = None) -> list[ast.stmt]:
         fin: list[ast.stmt] = []
         pre: list[ast.stmt] = list(saves)
         if scope.used:
             pre.append(P.assign(scope.undo, P.const(None)))
-            fin.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
-                             [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(scope.undo)))]))
+            fin.append(self.unwind_if_any(scope.undo))
         fin.extend(restores)
+        # The handlers take the exception, ``D`` and ``_T`` from this frame (``spell_runtime.frame_paths``).
         if privates is not None:
-            handler = [P.raise_(P.callname(H.PRIV_FAIL, P.name(L.EXC), P.name("D"), P.name(L.TABLE), *privates))]
+            handler = [P.raise_(P.callname(H.PRIV_FAILED_HERE, *privates))]
         else:
-            handler = [P.raise_(P.callname(handler_fn, P.name(L.EXC), P.name("D"), P.name(L.TABLE)))]
-        st = P.try_(body, "_e", handler, fin)
+            handler = [P.raise_(P.callname(H.CONV_HERE))]
+        st = P.try_(body, None, handler, fin)
         return pre + [st]
 
     def e_Let(self, node: ir.Let, scope: Scope, info: FnInfo) -> Result:
@@ -476,8 +476,7 @@ class ScopeEmitter(TypedEmitter):
                 self.leave_typed_loop(saved_typed)
             top: list[ast.stmt] = []
             if scope.used:
-                top.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
-                                 [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(scope.undo)))]))
+                top.append(self.unwind_if_any(scope.undo))
             loop = P.while_true(top + body_stmts)
             return pre + self._scope_frame(scope, [], [], [loop], node.pos, privates=privates)
         with self.nested(3):
@@ -485,8 +484,7 @@ class ScopeEmitter(TypedEmitter):
         saves, restores = self._saves(node.syms, node.pos)
         top = []
         if scope.used:
-            top.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
-                             [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(scope.undo)))]))
+            top.append(self.unwind_if_any(scope.undo))
         direct: list[ast.stmt] = []
         for pat, vn in zip(node.patterns, vars_):
             direct.extend(self.bind_pattern(pat, P.name(vn), node.pos))
@@ -570,7 +568,7 @@ class ScopeEmitter(TypedEmitter):
         scope = Scope(self.tmp("_u"))
         info = FnInfo(is_fn=True)
         tail = FnExit(fname, body.form, params, self.tmp("_rt"))
-        ci = self.tmp("_ci")
+        ci = L.INDEX  # a fixed name: the handler (``_fn_failed_here``) reads it from the frame
         saved_private, saved_published, saved_second = self.private, self.published, self.second_body
         saved_typed = self.int_vars, self.var_types, self.transients, self.range_ints, self.int_ranges
         private = body.private or body.published  # published: locals too, shown around calls only
@@ -589,7 +587,6 @@ class ScopeEmitter(TypedEmitter):
         flagged = self.late_flag
         try:
             body_stmts = self.seq_stmts(body.body, scope, info, bare_ci=ci)
-            private_vals = self._private_vals(body.params) if private else None
         finally:
             self.private, self.published, self.second_body = saved_private, saved_published, saved_second
             self.leave_typed_loop(saved_typed)
@@ -599,8 +596,7 @@ class ScopeEmitter(TypedEmitter):
         published_at_entry = not private and not tail.jumps and _plain_params(body)
         top: list[ast.stmt] = []
         if scope.used and tail.jumps:  # forget the previous iteration's defs (only a recur loop has one)
-            top.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
-                             [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(scope.undo)))]))
+            top.append(self.unwind_if_any(scope.undo))
         bind: list[ast.stmt] = []
         if not private and not published_at_entry:
             for pat, pn in zip(body.params, params):
@@ -630,39 +626,30 @@ class ScopeEmitter(TypedEmitter):
         fin: list[ast.stmt] = []
         if scope.used and not published_at_entry:  # else the undo list is ``_publish``'s answer
             pre.append(P.assign(scope.undo, P.const(None)))
-            fin.append(P.if_(P.is_not(P.name(scope.undo), P.const(None)),
-                             [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(scope.undo)))]))
+            fin.append(self.unwind_if_any(scope.undo))
         fin.extend(restores)
-        running: ast.expr = P.const(0)  # a one-element body has no element counter
-        if len(body.body.body) > 1:
+        if len(body.body.body) > 1:  # a one-element body has no element counter (the handler reads 0)
             pre.append(P.assign(ci, P.const(0)))  # before the parameter bindings, which can fail
-            running = P.name(ci)
-        handler = [self._fn_handler(body, running, private_vals)]
+        handler = [self._fn_handler(body, bool(private))]
         if info.static_refs:
             current: ast.expr = P.subscript(P.name(H.EPOCH), P.const(0))
             # ``_stale_here`` reads the body's arguments from its frame: the guard is the first statement.
             guard = P.if_(current if epoch == 0 else P.compare(current, ast.NotEq(), P.const(epoch)),  # int: same test
                           [P.ret(P.callname(H.STALE_HERE, self.const(body.form)))])
             pre.insert(0, guard)
-        fn = P.fndef(fname, ["D", "_H", *params], pre + [P.try_(main, "_e", handler, fin)])
+        fn = P.fndef(fname, ["D", "_H", *params], pre + [P.try_(main, None, handler, fin)])
         self.functions.append(fn)
         if second is not None:
             self._n = 0
             self._second_body(body, second, body.self_longs)
 
-    def _fn_handler(self, body: ir.FnBody, running: ast.expr, private_vals: Optional[ast.expr]) -> ast.stmt:
-        """``raise _fn_failed(_e, D, _T, _H, site[, vals[, index]])``: the body's elements, ``fn``
-        form and private parameter symbols are one constant ``site`` per body, and the trailing
-        arguments are left out when they are the defaults (no privates, element 0)."""
-        syms: tuple[Any, ...] = tuple(body.params) if private_vals is not None else ()
-        args: list[ast.expr] = [P.name(L.EXC), P.name("D"), P.name(L.TABLE), P.name(L.HEAD),
-                                self.const((body.body.elems, body.form, syms))]
-        running_zero = isinstance(running, ast.Constant) and running.value == 0
-        if private_vals is not None or not running_zero:
-            args.append(private_vals if private_vals is not None else P.tuple_([]))
-        if not running_zero:
-            args.append(running)
-        return P.raise_(P.callname(H.FN_FAILED, *args))
+    def _fn_handler(self, body: ir.FnBody, private: bool) -> ast.stmt:
+        """``raise _fn_failed_here(site)``: the body's elements, ``fn`` form and private parameter
+        symbols (``private``: the parameters are Python locals) are one constant ``site`` per body;
+        the exception, ``D``, ``_H``, ``_T``, the running element (``_ci``) and the parameters'
+        values at the failure are read from the body's frame (``spell_runtime.frame_paths``)."""
+        syms: tuple[Any, ...] = tuple(body.params) if private else ()
+        return P.raise_(P.callname(H.FN_FAILED_HERE, self.const((body.body.elems, body.form, syms))))
 
     def _second_body(self, body: ir.FnBody, fname: str, longs: bool) -> None:
         """The second body of a closed self-recursive fn (``analyze.selfcalls``, whose docstring
@@ -675,7 +662,7 @@ class ScopeEmitter(TypedEmitter):
         info = FnInfo(is_fn=True)
         tail = FnExit(fname, body.form, params, self.tmp("_rt"))
         tail.longs = longs
-        ci = self.tmp("_ci")
+        ci = L.INDEX
         saved = self.private, self.published, self.second_body, self.second_longs, self.exit
         saved_typed = self.int_vars, self.var_types, self.transients, self.range_ints, self.int_ranges
         self.private = dict(zip(body.params, params))
@@ -686,7 +673,6 @@ class ScopeEmitter(TypedEmitter):
         self.range_ints, self.int_ranges = set(ints), {}  # never reassigned here: no recur, def, macro (``bounds``)
         try:  # ``body.second``: the same forms analyzed with no reference made dynamic (``analyze.late``)
             body_stmts = self.seq_stmts(body.second or body.body, scope, info, bare_ci=ci)
-            private_vals = self._private_vals(body.params)
         finally:
             self.private, self.published, self.second_body, self.second_longs, self.exit = saved
             self.leave_typed_loop(saved_typed)
@@ -694,12 +680,10 @@ class ScopeEmitter(TypedEmitter):
         # Closed code has no def, macro or recur (``selfcalls.self_head``): nothing to undo or jump to.
         assert not scope.used and not tail.jumps and not tail.uses_tuple_path
         pre: list[ast.stmt] = []
-        running: ast.expr = P.const(0)
         if len(body.body.body) > 1:
             pre.append(P.assign(ci, P.const(0)))
-            running = P.name(ci)
-        handler = [self._fn_handler(body, running, private_vals)]
-        self.functions.append(P.fndef(fname, ["D", "_H", *params], pre + [P.try_(body_stmts, "_e", handler)]))
+        handler = [self._fn_handler(body, True)]
+        self.functions.append(P.fndef(fname, ["D", "_H", *params], pre + [P.try_(body_stmts, None, handler)]))
 
     # ------------------------------------------------------------------ for
     def e_For(self, node: ir.For, scope: Scope, info: FnInfo) -> Result:
@@ -712,8 +696,7 @@ class ScopeEmitter(TypedEmitter):
                 res = self.expr(node.body, inner_scope, info)
                 out = res.stmts + [P.expr_stmt(P.call(P.attr(P.name(acc), "append"), res.expr))]
                 if inner_scope.used:
-                    out.append(P.if_(P.is_not(P.name(inner_scope.undo), P.const(None)),
-                                     [P.expr_stmt(P.callname(H.UNWIND, P.name("D"), P.name(inner_scope.undo)))]))
+                    out.append(self.unwind_if_any(inner_scope.undo))
                 return out
             c = node.clauses[i]
             if type(c) is ir.ForIter:

@@ -1,0 +1,97 @@
+"""Rare paths of compiled function bodies that read what they need from the calling body's frame.
+
+Every compiled ``fn`` body (``spellc.emit.scopes``) has two rare exits that once carried the body's
+whole state as arguments at every site: a tail value that may be a recur request (Q17, §8.1 step 5)
+and the body's failure handler. Cold compile time grows with the number of generated ``ast`` nodes
+(architecture.md §2.5, issue 12), so the sites now pass only the body's constant facts, and these
+helpers take the rest from ``sys._getframe(1)`` — the body itself, since each is called directly in
+its code (``stale_here`` in ``support`` set the pattern). What a body's frame holds, by the
+emitter's conventions (``abi``):
+
+- ``D`` and ``_H``, its first two parameters; then its parameters ``_p0 …`` in order, so its arity
+  is ``co_argcount - 2``. A body is a module-level function without free variables, so its code
+  object and the frame's globals make the function again (``types.FunctionType``) for a re-run.
+- ``_ci`` (``abi.L.INDEX``), the running element of the body's own sequence (unset while the body has one element:
+  element 0).
+- ``_T``, the module's position table, in the frame's globals.
+
+The values read are the current ones: after a ``recur`` jump (which re-binds the parameter
+locals) the handler shows the re-bound values, exactly as the argument tuple built in the handler
+did. The common paths never come here: a non-map tail value is returned inline, and a map that is
+no recur request is handed back before the frame is looked at.
+"""
+
+from __future__ import annotations
+
+import sys
+from types import FunctionType
+from typing import Any
+
+from .abi import L
+from .data.fn import recur_vals
+from .support import conv, fn_fail, priv_fail, recur_again, seq_fail
+
+
+def recur_here(v: Any, form: Any) -> Any:
+    """``support.recur_value`` for the body that calls it with its map-typed tail value ``v``; ``form``
+    is the body's ``fn`` form (the arity error's form). A recur request re-runs the body with its
+    values when the body was applied directly (``_H`` not None); anything else is the value."""
+    vals = recur_vals(v)
+    if vals is None:
+        return v
+    frame = sys._getframe(1)
+    values = frame.f_locals
+    head = values[L.HEAD]
+    if head is None:  # a builtin applied the body: it takes the request back as the value
+        return v
+    code = frame.f_code
+    body = FunctionType(code, frame.f_globals)
+    return recur_again(body, values[L.ENV], head, vals, code.co_argcount - 2, form)
+
+
+def fn_failed_here(site: tuple[Any, Any, Any]) -> BaseException:
+    """The handler of a fn body, ``raise _fn_failed_here(site)`` in its ``except``: ``site`` is
+    (body elements, ``fn`` form, private parameter symbols, or ``()`` when the parameters are in
+    the env); the exception, ``D``, ``_H``, ``_T``, the running element and the parameters' current
+    values come from the frame (see ``support.fn_failed``, which the handler used to call)."""
+    frame = sys._getframe(1)
+    values = frame.f_locals
+    elems, fn_form, syms = site
+    vals: tuple[Any, ...] = ()
+    if syms:
+        # A symbol named twice is the env binding of its last parameter, as in the emitter's table.
+        names = frame.f_code.co_varnames[2:2 + len(syms)]
+        var_of = dict(zip(syms, names))
+        vals = tuple(values[var_of[s]] for s in syms)
+    e = sys.exc_info()[1]
+    assert e is not None, "called from an except clause"
+    return fn_fail(e, values[L.ENV], frame.f_globals[L.TABLE], values[L.HEAD], elems, values.get(L.INDEX, 0),
+                   fn_form, syms, vals)
+
+
+def conv_here() -> BaseException:
+    """``support.conv`` of the exception the calling frame is handling, with its ``D`` and ``_T``:
+    the handler of a scope frame (``let``, ``loop``, ``for``) that has no private bindings."""
+    frame = sys._getframe(1)
+    e = sys.exc_info()[1]
+    assert e is not None, "called from an except clause"
+    return conv(e, frame.f_locals[L.ENV], frame.f_globals[L.TABLE])
+
+
+def seq_failed_here(elems: Any, index: int) -> BaseException:
+    """``support.seq_fail`` with the exception, ``D`` and ``_T`` from the calling frame."""
+    frame = sys._getframe(1)
+    e = sys.exc_info()[1]
+    assert e is not None, "called from an except clause"
+    return seq_fail(e, frame.f_locals[L.ENV], frame.f_globals[L.TABLE], elems, index)
+
+
+def priv_failed_here(syms: tuple[Any, ...], vals: tuple[Any, ...]) -> BaseException:
+    """``support.priv_fail`` with the exception, ``D`` and ``_T`` from the calling frame."""
+    frame = sys._getframe(1)
+    e = sys.exc_info()[1]
+    assert e is not None, "called from an except clause"
+    return priv_fail(e, frame.f_locals[L.ENV], frame.f_globals[L.TABLE], syms, vals)
+
+
+__all__ = ["conv_here", "fn_failed_here", "priv_failed_here", "recur_here", "seq_failed_here"]
