@@ -27,9 +27,15 @@ import sys
 from types import FunctionType
 from typing import Any
 
-from .abi import L
 from .data.fn import recur_vals
 from .support import conv, fn_fail, priv_fail, recur_again, seq_fail
+
+# ``abi.L``'s names (``abi`` loads this module into the compiled namespace, so it cannot be imported
+# here; ``tests/spellc/optimise/test_frame_paths.py`` checks that they agree).
+ENV = "D"
+HEAD = "_H"
+TABLE = "_T"
+INDEX = "_ci"
 
 
 def recur_here(v: Any, form: Any) -> Any:
@@ -41,12 +47,12 @@ def recur_here(v: Any, form: Any) -> Any:
         return v
     frame = sys._getframe(1)
     values = frame.f_locals
-    head = values[L.HEAD]
+    head = values[HEAD]
     if head is None:  # a builtin applied the body: it takes the request back as the value
         return v
     code = frame.f_code
     body = FunctionType(code, frame.f_globals)
-    return recur_again(body, values[L.ENV], head, vals, code.co_argcount - 2, form)
+    return recur_again(body, values[ENV], head, vals, code.co_argcount - 2, form)
 
 
 def fn_failed_here(site: tuple[Any, Any, Any]) -> BaseException:
@@ -65,7 +71,7 @@ def fn_failed_here(site: tuple[Any, Any, Any]) -> BaseException:
         vals = tuple(values[var_of[s]] for s in syms)
     e = sys.exc_info()[1]
     assert e is not None, "called from an except clause"
-    return fn_fail(e, values[L.ENV], frame.f_globals[L.TABLE], values[L.HEAD], elems, values.get(L.INDEX, 0),
+    return fn_fail(e, values[ENV], frame.f_globals[TABLE], values[HEAD], elems, values.get(INDEX, 0),
                    fn_form, syms, vals)
 
 
@@ -75,7 +81,7 @@ def conv_here() -> BaseException:
     frame = sys._getframe(1)
     e = sys.exc_info()[1]
     assert e is not None, "called from an except clause"
-    return conv(e, frame.f_locals[L.ENV], frame.f_globals[L.TABLE])
+    return conv(e, frame.f_locals[ENV], frame.f_globals[TABLE])
 
 
 def seq_failed_here(elems: Any, index: int) -> BaseException:
@@ -83,7 +89,7 @@ def seq_failed_here(elems: Any, index: int) -> BaseException:
     frame = sys._getframe(1)
     e = sys.exc_info()[1]
     assert e is not None, "called from an except clause"
-    return seq_fail(e, frame.f_locals[L.ENV], frame.f_globals[L.TABLE], elems, index)
+    return seq_fail(e, frame.f_locals[ENV], frame.f_globals[TABLE], elems, index)
 
 
 def priv_failed_here(syms: tuple[Any, ...], vals: tuple[Any, ...]) -> BaseException:
@@ -91,7 +97,7 @@ def priv_failed_here(syms: tuple[Any, ...], vals: tuple[Any, ...]) -> BaseExcept
     frame = sys._getframe(1)
     e = sys.exc_info()[1]
     assert e is not None, "called from an except clause"
-    return priv_fail(e, frame.f_locals[L.ENV], frame.f_globals[L.TABLE], syms, vals)
+    return priv_fail(e, frame.f_locals[ENV], frame.f_globals[TABLE], syms, vals)
 
 
-__all__ = ["conv_here", "fn_failed_here", "priv_failed_here", "recur_here", "seq_failed_here"]
+__all__ = ["ENV", "HEAD", "INDEX", "TABLE", "conv_here", "fn_failed_here", "priv_failed_here", "recur_here", "seq_failed_here"]

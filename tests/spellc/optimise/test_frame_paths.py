@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 from optimise_programs import outcome
+from spell_runtime import frame_paths
+from spell_runtime.abi import L
 from spell_runtime.data import Symbol
 from spell_runtime.errors import SpellError
 from spell_runtime.printer import pr_str
@@ -203,3 +205,7 @@ def test_scope_handlers_convert_host_failures_inside_let_and_loop() -> None:
     result = both(text)
     assert result[0] == "err" and "nth" in result[1]
     assert env_value(text, "i") == "2"
+
+
+def test_the_frame_names_are_the_abi_conventions() -> None:
+    assert (frame_paths.ENV, frame_paths.HEAD, frame_paths.TABLE, frame_paths.INDEX) == (L.ENV, L.HEAD, L.TABLE, L.INDEX)
