@@ -368,8 +368,9 @@ def may_be_map(node: Node) -> bool:
     """Could the node's value be a recur request (a map, Q17)? False only when certainly not."""
     if isinstance(node, Const):
         from spell_runtime.data import SpellMap
+        from spell_runtime.data.fn import recur_vals
 
-        return isinstance(node.value, SpellMap)
+        return isinstance(node.value, SpellMap) and recur_vals(node.value) is not None  # decided now: a constant
     if isinstance(node, NativeOp):
         return BY_NAME[node.op].may_be_map
     if isinstance(node, (VectorLit, For, Fn)):

@@ -208,6 +208,9 @@ class ScopeEmitter(TypedEmitter):
 
     # ------------------------------------------------------------------ if
     def e_If(self, node: ir.If, scope: Scope, info: FnInfo) -> Result:
+        taken = _constant_branch(node)
+        if taken is not None:
+            return self.expr(taken, scope, info)
         test = self.expr(node.test, scope, info)
         with self.nested(0, 1):  # the branches become statement bodies if either has statements
             then, else_ = self._branches(node, lambda n: self.expr(n, scope, info))
@@ -228,6 +231,9 @@ class ScopeEmitter(TypedEmitter):
 
     def if_stmts(self, node: ir.If, scope: Scope, info: FnInfo) -> list[ast.stmt]:
         """``(if t a b)`` as an ``if`` statement whose branches are statements in the ``if``'s context."""
+        taken = _constant_branch(node)
+        if taken is not None:
+            return self.stmts(taken, scope, info)
         test = self.expr(node.test, scope, info)
         cond = self.truth(test.expr, node.test_is_bool)
         with self.nested(0, 1):  # an ``else`` holding only an ``if`` is written ``elif``: no deeper
@@ -775,6 +781,16 @@ ScopeEmitter._STATEMENTS = {
     ir.Throw: ScopeEmitter.raise_stmts,
     ir.Fail: ScopeEmitter.raise_stmts,
 }
+
+
+def _constant_branch(node: ir.If) -> Optional[ir.Node]:
+    """The branch an ``if`` whose test is a constant always takes, else None: ``cond``'s ``:else``
+    clause is ``(if :else x nil)`` (8 of compile-300's tests). A constant cannot fail, so the other
+    branch and the truth test are dead code, left out."""
+    if type(node.test) is not ir.Const:
+        return None
+    value = node.test.value
+    return node.else_ if value is None or value is False else node.then
 
 
 def _cannot_fail(node: ir.Node) -> bool:

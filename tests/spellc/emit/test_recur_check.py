@@ -29,3 +29,17 @@ def test_recur_request_from_a_kept_check_still_reenters() -> None:
     # the request arrives as a value from (first ...), which keeps the check
     src = "(defn f [n] (if (< n 3) (first [(recur (inc n))]) (str n))) (f 0)"
     assert str(spellc.pr_str(spellc.eval_string(src))) == '"3"'
+
+
+@pytest.mark.parametrize("src", ["(fn [x] {:a x})", "(fn [x] {:spell/fn x :recur 1})", "(fn [x] {})"])
+def test_map_literal_without_a_recur_key_is_returned_as_is(src: str) -> None:
+    """A map literal's keys are constants (Q10): without :spell/recur it is never a request (Q17);
+    a constant map is checked when compiled."""
+    assert not body_checks_recur(src)
+
+
+def test_map_literal_with_a_recur_key_keeps_the_check() -> None:
+    assert body_checks_recur("(fn [x] {:spell/recur x :vals [1]})")
+    assert body_checks_recur("(fn [x] {:spell/recur true :vals [1]})")  # a constant request
+    src = "(defn f [n] (if (< n 3) {:spell/recur true :vals [(inc n)]} {:n n})) (f 0)"
+    assert str(spellc.pr_str(spellc.eval_string(src))) == "{:n 3}"
