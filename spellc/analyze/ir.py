@@ -375,6 +375,10 @@ def may_be_map(node: Node) -> bool:
         return BY_NAME[node.op].may_be_map
     if isinstance(node, (VectorLit, For, Fn)):
         return False
+    if isinstance(node, Loop):
+        # Every value that leaves a loop body and may be a request is tested there, and a request
+        # re-binds the loop instead of leaving it (``emit.scopes`` ``deliver``): never its value.
+        return False
     if isinstance(node, MapLit):
         # A map, but a recur request only with a truthy :spell/recur entry (Q17): its keys are
         # constants (Q10), so a literal without that key never is one.

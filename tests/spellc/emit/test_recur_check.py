@@ -43,3 +43,14 @@ def test_map_literal_with_a_recur_key_keeps_the_check() -> None:
     assert body_checks_recur("(fn [x] {:spell/recur true :vals [1]})")  # a constant request
     src = "(defn f [n] (if (< n 3) {:spell/recur true :vals [(inc n)]} {:n n})) (f 0)"
     assert str(spellc.pr_str(spellc.eval_string(src))) == "{:n 3}"
+
+
+def test_a_loop_value_is_returned_as_is() -> None:
+    """A request reaching a loop body's tail re-binds the loop (the loop tests it), so the value a
+    loop leaves with is never one: the fn returning it does not test it again."""
+    src = "(fn [xs] (loop [i 0] (if (< i 3) (recur (inc i)) (first xs))))"
+    code = python_source(read_all(src)[0])
+    assert "_recur_of(" in code and "_recur_here(" not in code
+    request = "{:spell/recur true :vals [(+ i 10)]}"
+    text = "(defn f [xs] (loop [i 0] (if (< i 3) (recur (inc i)) (if (< i 5) (first [%s]) [i xs])))) (f 1)" % request
+    assert str(spellc.pr_str(spellc.eval_string(text))) == "[13 1]"
