@@ -11,14 +11,15 @@ emitter's conventions (``abi``):
 - ``D`` and ``_H``, its first two parameters; then its parameters ``_p0 …`` in order, so its arity
   is ``co_argcount - 2``. A body is a module-level function without free variables, so its code
   object and the frame's globals make the function again (``types.FunctionType``) for a re-run.
-- ``_ci`` (``abi.L.INDEX``), the running element of the body's own sequence (unset while the body has one element:
-  element 0).
+- ``_ci`` (``abi.L.INDEX``), the running element of the body's own sequence (unset while the
+  body has one element: element 0).
 - ``_T``, the module's position table, in the frame's globals.
 
 The values read are the current ones: after a ``recur`` jump (which re-binds the parameter
 locals) the handler shows the re-bound values, exactly as the argument tuple built in the handler
-did. The common paths never come here: a non-map tail value is returned inline, and a map that is
-no recur request is handed back before the frame is looked at.
+did. The common paths never come here: a non-map tail value is returned inline, and a map
+returned to a builtin (``_H`` None, passed along for that test) or that is no recur request is
+handed back before the frame is looked at.
 """
 
 from __future__ import annotations
@@ -38,21 +39,21 @@ TABLE = "_T"
 INDEX = "_ci"
 
 
-def recur_here(v: Any, form: Any) -> Any:
-    """``support.recur_value`` for the body that calls it with its map-typed tail value ``v``; ``form``
-    is the body's ``fn`` form (the arity error's form). A recur request re-runs the body with its
-    values when the body was applied directly (``_H`` not None); anything else is the value."""
+def recur_here(v: Any, head: Any, form: Any) -> Any:
+    """``support.recur_value`` for the body that calls it with its map-typed tail value ``v``, its
+    ``_H`` (``head``) and its ``fn`` form (the arity error's form). A recur request re-runs the body
+    with its values when the body was applied directly (``head`` not None); anything else is the
+    value. (``head`` is an argument, not read from the frame: a map returned to a builtin such as
+    ``reduce`` — a common path — then costs one test.)"""
+    if head is None:  # a builtin applied the body: it takes a request back as the value
+        return v
     vals = recur_vals(v)
     if vals is None:
         return v
     frame = sys._getframe(1)
-    values = frame.f_locals
-    head = values[HEAD]
-    if head is None:  # a builtin applied the body: it takes the request back as the value
-        return v
     code = frame.f_code
     body = FunctionType(code, frame.f_globals)
-    return recur_again(body, values[ENV], head, vals, code.co_argcount - 2, form)
+    return recur_again(body, frame.f_locals[ENV], head, vals, code.co_argcount - 2, form)
 
 
 def fn_failed_here(site: tuple[Any, Any, Any]) -> BaseException:

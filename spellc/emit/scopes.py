@@ -109,10 +109,10 @@ class ScopeEmitter(TypedEmitter):
                 # the function by a call in ``_recur_here`` rather than a loop, which keeps the
                 # common path free of loop bookkeeping. (A body applied by a builtin, ``_H`` None,
                 # hands the request back as its value: that test is the helper's.) The helper takes
-                # the body, ``D`` and ``_H`` from this frame (``spell_runtime.frame_paths``).
+                # the body and ``D`` from this frame (``spell_runtime.frame_paths``).
                 v = self.tmp("_v")
                 plain = P.compare(P.callname("type", P.walrus(v, value)), ast.NotIn(), P.name(H.MAYBE_RECUR))
-                again = P.callname(H.RECUR_HERE, P.name(v), self.const(tail.form))
+                again = P.callname(H.RECUR_HERE, P.name(v), P.name(L.HEAD), self.const(tail.form))
                 out.append(P.ret(P.ifexp(plain, P.name(v), again)))
             else:
                 out.append(P.ret(value))
@@ -188,7 +188,7 @@ class ScopeEmitter(TypedEmitter):
         if self.late_checks_return(node):
             tail = self.exit
             assert isinstance(tail, FnExit)
-            back = P.callname(H.RECUR_HERE, back, self.const(tail.form))
+            back = P.callname(H.RECUR_HERE, back, P.name(L.HEAD), self.const(tail.form))
         return Result(*late.guarded(static.stmts, static.expr, back, self.tmp()))
 
     def e_Fail(self, node: ir.Fail, scope: Scope, info: FnInfo) -> Result:
