@@ -125,6 +125,7 @@ class H:
     CONV_HERE: Final = "_conv_here"
     SEQ_FAILED_HERE: Final = "_seq_failed_here"
     PRIV_FAILED_HERE: Final = "_priv_failed_here"
+    RESTORE_ALL: Final = "_restore_all"
 
     @staticmethod
     def op(name: str) -> str:
@@ -203,7 +204,7 @@ def compiled_namespace() -> dict[str, Any]:
         H.LATE: s.late, H.LATE_PUB: published.late_published_into,
         H.RECUR_HERE: frame_paths.recur_here, H.FN_FAILED_HERE: frame_paths.fn_failed_here,
         H.CONV_HERE: frame_paths.conv_here, H.SEQ_FAILED_HERE: frame_paths.seq_failed_here,
-        H.PRIV_FAILED_HERE: frame_paths.priv_failed_here,
+        H.PRIV_FAILED_HERE: frame_paths.priv_failed_here, H.RESTORE_ALL: s.restore_all,
         "_op_add": num.add, "_op_sub": num.sub, "_op_mul": num.mul, "_op_lt": num.lt, "_op_gt": num.gt,
         "_op_le": num.le, "_op_ge": num.ge, "_op_inc": num.inc, "_op_dec": num.dec, "_op_neg": num.neg,
         "_op_zero": num.is_zero, "_op_pos": num.is_pos, "_op_negp": num.is_neg,

@@ -160,6 +160,19 @@ def restore(D: dict[Any, Any], sym: Any, old: Any) -> None:
         D[sym] = old
 
 
+def restore_all(D: dict[Any, Any], syms: tuple[Any, ...], olds: tuple[Any, ...]) -> None:
+    """``restore`` of each of ``syms`` with its saved binding in ``olds``, the last first (a name
+    saved twice ends with its first saved binding): a scope's ``finally`` in one call."""
+    i = len(syms)
+    while i:
+        i -= 1
+        old = olds[i]
+        if old is MISS:
+            D.pop(syms[i], None)
+        else:
+            D[syms[i]] = old
+
+
 # --------------------------------------------------------------------------- calls
 
 def apply_fn(D: dict[Any, Any], f: Any, form: Any, args: tuple[Any, ...]) -> Any:

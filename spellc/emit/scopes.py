@@ -339,16 +339,24 @@ class ScopeEmitter(TypedEmitter):
 
     # ------------------------------------------------------------------ binding scopes
     def _saves(self, syms: tuple[Symbol, ...], pos: Optional[Pos]) -> tuple[list[ast.stmt], list[ast.stmt]]:
-        """Save the current bindings of ``syms`` and restore them (in reverse) later."""
+        """Save the current bindings of ``syms`` and restore them (in reverse) later: from
+        ``RESTORED_TOGETHER`` names on, by one ``_restore_all(D, syms, (o1, o2, …))`` call (9 ``ast``
+        nodes for three names instead of 18, and measured no slower; the saves stay inline
+        ``D.get`` calls, faster than any helper)."""
         saves: list[ast.stmt] = []
         restores: list[ast.stmt] = []
+        olds: list[str] = []
         for s in syms:
             o = self.tmp("_o")
             self.saved_var[s] = o
+            olds.append(o)
             sc = self.const(s)
             saves.append(P.assign(o, P.call(P.attr(P.name("D"), "get"), sc, P.name(H.MISS))))
             restores.append(P.expr_stmt(P.callname(H.RESTORE, P.name("D"), sc, P.name(o))))
         restores.reverse()
+        if len(syms) >= RESTORED_TOGETHER:
+            restores = [P.expr_stmt(P.callname(H.RESTORE_ALL, P.name("D"), self.const(tuple(syms)),
+                                               P.tuple_([P.name(o) for o in olds])))]
         return saves, restores
 
     @staticmethod
@@ -769,6 +777,11 @@ class ScopeEmitter(TypedEmitter):
             handler.append(P.assign(result_var, P.name(hv)))
         st = P.try_(body, err, handler, exc_type=H.SPELL_ERROR)
         return [st]
+
+
+RESTORED_TOGETHER = 3
+"""The fewest saved names a scope restores by one ``_restore_all`` call (with two, two ``_restore``
+calls measured as fast or faster)."""
 
 
 _Statements = Callable[[Any, Any, Scope, FnInfo], list[ast.stmt]]
