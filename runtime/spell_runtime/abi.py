@@ -17,14 +17,17 @@ Conventions of generated code, besides the helpers:
 ``_U``      a unit's list of undo entries for the definitions that escape it.
 ``_T``      the module's position table: call position → call form (``support.conv``);
             a ``support.SpanTable`` in modules written by ``spellc build``.
-``_e``      the exception a handler converts.
+``_e``      the exception a unit's handler converts (fn bodies' and scopes' handlers bind no
+            name: their helpers read the exception, ``D``, ``_H`` and ``_T`` from the frame,
+            ``spell_runtime.frame_paths``).
 ``_kN``     constants (quoted forms, keywords, builtins); in built modules, entry N of the
             module's constants text (``spell_runtime.built_constants``).
 ``_fnN``    compiled ``fn`` bodies, ``code(D, head, *args)``: the calling convention relied on
             by ``invoke``, ``support.apply_fn``, the compiler's macro expansion and the emitter.
 temps       ``_a`` argument, ``_f`` call head, ``_ty`` its type, ``_mr`` a published macro call's result,
             ``_t``/``_v``/``_r`` values, ``_o`` a saved binding, ``_u`` a scope's undo list,
-            ``_ci`` the running element of a body sequence, ``_l``/``_lv``/``_p`` private
+            ``_ci`` the running element of a body sequence (a fn body's own is ``_ci`` unnumbered:
+            its handler reads it), ``_l``/``_lv``/``_p`` private
             locals, loop variables and parameters, ``_lr``/``_lt``/``_rt`` loop results and
             recur tuples; numbered per Python function. ``_mx``: the activation's flag, a list marked
             once something may have bound a core name in its frame (``spellc.emit.late``).

@@ -304,7 +304,8 @@ def recur_again(code: Callable[..., Any], D: dict[Any, Any], head: Any, vals: tu
 def recur_value(code: Callable[..., Any], D: dict[Any, Any], head: Any, v: Any, arity: int, form: Any) -> Any:
     """A map-typed tail value of a function body: when the body was applied directly (``head`` not
     None), a recur request re-runs the function with its values (§8.1 step 5, Q17); any other map,
-    and any request returned to a builtin that applied the body (``head`` None), is the value."""
+    and any request returned to a builtin that applied the body (``head`` None), is the value.
+    (What modules built before ``frame_paths.recur_here`` call.)"""
     if head is None:
         return v
     vals = recur_of(v)
@@ -710,8 +711,8 @@ def fn_failed(e: BaseException, D: dict[Any, Any], table: dict[Any, Any], head: 
               vals: tuple[Any, ...] = (), index: int = 0) -> BaseException:
     """``fn_fail`` with a body's constant facts packed into one constant ``site`` = (body elements,
     ``fn`` form, private parameter symbols): the handler every fn body compiled since issue 12's
-    code-shape work raises through (fewer ``ast`` nodes per body; ``fn_fail`` stays for modules
-    built before)."""
+    code-shape work raised through until ``frame_paths.fn_failed_here`` (kept, like ``fn_fail``,
+    for modules built before)."""
     elems, fn_form, syms = site
     return fn_fail(e, D, table, head, elems, index, fn_form, syms, vals)
 
