@@ -36,6 +36,7 @@ def core_names_kept() -> Iterator[None]:
     test bound, so tests after it compile core names statically as in a fresh process."""
     saved = set(state.BOUND)
     yield
+    state.reset_caches()  # units compiled while names were bound must not outlive the bindings
     state.BOUND.clear()
     state.BOUND.update(saved)
 

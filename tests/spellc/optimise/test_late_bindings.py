@@ -31,6 +31,7 @@ EVAL = spellc.symbol("eval")
 def restore_bound() -> Iterator[None]:
     was = set(bound.BOUND)
     yield
+    state.reset_caches()  # units compiled while names were bound must not outlive the bindings
     bound.BOUND.clear()
     bound.BOUND.update(was)
 

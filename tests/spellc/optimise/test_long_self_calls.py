@@ -17,6 +17,7 @@ from spell_runtime.errors import SpellError
 from spell_runtime.printer import pr_str
 
 import spellc
+from spellc import state
 from spellc.analyze import bound
 from spellc.compiler import optimisations, python_source
 
@@ -27,8 +28,10 @@ FIB = "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))\n"
 def operators_static() -> Any:
     """Analyze as a fresh process would (other tests may have bound core names, process-wide)."""
     was = set(bound.BOUND)
+    state.reset_caches()  # a unit compiled under other bindings would not note its names again
     bound.BOUND.clear()  # every core name static, as in a fresh process (count, conj, rest... too)
     yield
+    state.reset_caches()
     bound.BOUND.clear()  # as before: names a case bound (``*``) stay static for later tests' code
     bound.BOUND.update(was)
 
