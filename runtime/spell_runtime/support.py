@@ -245,6 +245,35 @@ def applier(D: dict[Any, Any], f: Any, form: Any) -> Callable[..., Any]:
     return apply
 
 
+def callee(D: dict[Any, Any], f: Any, form: Any) -> Optional[Callable[..., Any]]:
+    """The callee of a call site whose head could be a user macro, when the head value is not a
+    Spell function of the call's arity: None when it is a user macro, else what ``applier`` gives.
+
+    The call site (``spellc.emit.calls``, issue 12) makes the macro test part of choosing the
+    callee, before any argument is evaluated, so its common case is one type test::
+
+        _c(D, head, a1) if (_c := f.code if type(f := ...) is _SpellFn and f.arity == 1
+                                  else _callee(D, f, form)) else _macro_into(D, f, form, undo)
+    """
+    if type(f) is SpellMap and is_macro(f):
+        return None
+    return applier(D, f, form)
+
+
+def callee_global(D: dict[Any, Any], f: Any, form: PList) -> Optional[Callable[..., Any]]:
+    """``callee`` for a call site whose head symbol is a global read as ``D.get(sym)`` (issue 12):
+    a None head may be a name that is not in ``D``, which resolves here as ``miss`` resolves it
+    (a builtin, else the unbound-symbol error, raised before any argument is evaluated), or one
+    bound to nil, which stays nil. Only a global head may come here: the symbol ``form.first``
+    names the value read, which is not so for a private local."""
+    if f is None:
+        sym = form.first
+        f = D.get(sym, MISS)
+        if f is MISS:
+            f = miss(D, sym)
+    return callee(D, f, form)
+
+
 def macro_into(D: dict[Any, Any], m: SpellMap, form: PList, undo: list[Any], mark: Optional[list[Any]] = None) -> Any:
     """Expand a user macro call and evaluate the expansion (language.md §10.2): its value, with
     the expansion's escaping defs appended to the call site scope's undo list ``undo`` in place

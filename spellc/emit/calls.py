@@ -18,7 +18,7 @@ helper that publishes the parameters around the generic path.
 from __future__ import annotations
 
 import ast
-from typing import cast
+from typing import Optional, cast
 
 from spell_runtime.abi import H
 from spell_runtime.core.registry import info_of
@@ -70,12 +70,25 @@ class CallEmitter(FastPathEmitter):
     def e_Call(self, node: ir.Call, scope: Scope, info: FnInfo) -> Result:
         if self.second_body is not None:  # issue 13.1: inside a closed fn's second body (published_calls)
             return Result(*published_calls.second_call(self, node, scope, info, self.second_body))
-        head = self.expr(node.head, scope, info)
+        if self._global_head(node):
+            with P.at(node.head.pos):  # where ``_miss`` stood: an unbound head fails at the head's place
+                head = Result([], P.call(P.attr(P.name("D"), "get"), self.const(node.form.first)))
+        else:
+            head = self.expr(node.head, scope, info)
         with self.nested(0, 2 if node.maybe_macro else 0):  # statement form: args inside the macro test's else
             args = [self.expr(a, scope, info) for a in node.args]
         pos = self.call_pos(node.form, node.pos)
         with P.at(pos):
             return self._call_expr(node, head, args, scope, pos)
+
+    def _global_head(self, node: ir.Call) -> bool:
+        """Is the head a global symbol read as ``D.get(sym)``, resolved further by ``_callee_g``?
+
+        Only at a call site that tests for macros (every global head does: ``analyze``) outside a
+        body with published parameters, whose helpers take the head value as it is."""
+        h = node.head
+        return (node.maybe_macro and self.published is None and type(h) is ir.Global
+                and h.sym is node.form.first)
 
     def _call_expr(self, node: ir.Call, head: Result, args: list[Result], scope: Scope, pos: Pos) -> Result:
         """A call site as one expression: the common case inline, every rare path in a runtime helper.
@@ -86,11 +99,15 @@ class CallEmitter(FastPathEmitter):
 
         The callee is chosen before any argument is evaluated, so the fast path and every other
         case (arity mismatch, a non-fn head: ``support.applier``) share one argument list and the
-        arguments need no temporaries. When the head could name a user macro, the macro test
-        comes first (a Spell function is never a macro: that type test is made once and kept)::
+        arguments need no temporaries. When the head could name a user macro, choosing the callee
+        is also the macro test: ``_callee`` answers None for a macro (issue 12: a Spell function
+        is never a macro, so the common case stays one type test)::
 
-            (f.code if ty is _SpellFn and f.arity == 2 else _applier(D, f, form))(D, head_form, a1, a2)
-              if (ty := type(f := head)) is _SpellFn or _not_macro(f) else _macro_into(D, f, form, undo)
+            c(D, head_form, a1, a2) if (c := f.code if type(f := head) is _SpellFn and f.arity == 2
+                                             else _callee(D, f, form)) else _macro_into(D, f, form, undo)
+
+        A global head is read as ``D.get(sym)``, and ``_callee_g`` resolves a None that is no
+        binding as ``_miss`` would (a builtin, else the unbound-symbol error: ``_global_head``).
 
         ``_macro_into`` expands and evaluates the macro call and appends the expansion's escaping
         defs to the scope's undo list in place (a function body's list is made on first use:
@@ -103,22 +120,32 @@ class CallEmitter(FastPathEmitter):
         form_c = self.const(node.form)
         f = self.tmp("_f")
         head_form = self.const(node.form.first)
-        if node.maybe_macro:
-            ty = self.tmp("_ty")
-            test = P.or_(P.is_(P.walrus(ty, P.callname("type", P.walrus(f, head.expr))), P.name(H.SPELL_FN)),
-                         P.callname(H.NOT_MACRO, P.name(f)))
-            call = P.call(self._callee(P.name(ty), f, len(args), form_c), P.name("D"), head_form,
-                          *[a.expr for a in args])
-            return Result([], P.ifexp(test, call, self._macro_into(f, form_c, scope)))
         head_type = P.callname("type", P.walrus(f, head.expr))
+        if node.maybe_macro:
+            c = self.tmp("_c")
+            callee = P.walrus(c, self._macro_callee(node, head_type, f, len(args), form_c))
+            call = P.call(P.name(c), P.name("D"), head_form, *[a.expr for a in args])
+            return Result([], P.ifexp(callee, call, self._macro_into(f, form_c, scope)))
         return Result([], P.call(self._callee(head_type, f, len(args), form_c), P.name("D"), head_form,
                                  *[a.expr for a in args]))
 
-    def _callee(self, head_type: ast.expr, f: str, n: int, form_c: ast.expr) -> ast.expr:
-        """``f.code if <head_type> is _SpellFn and f.arity == n else _applier(D, f, form)``."""
+    def _macro_callee(self, node: ir.Call, head_type: ast.expr, f: str, n: int, form_c: ast.expr) -> ast.expr:
+        """The callee at a site that tests for macros, None for a macro (``_call_expr``); a global
+        head's helper call stands where ``_miss`` stood, at the head (``e_Call``)."""
+        if not self._global_head(node):
+            return self._callee(head_type, f, n, form_c, P.callname(H.CALLEE, P.name("D"), P.name(f), form_c))
+        with P.at(node.head.pos):
+            slow = P.callname(H.CALLEE_GLOBAL, P.name("D"), P.name(f), form_c)
+        return self._callee(head_type, f, n, form_c, slow)
+
+    def _callee(self, head_type: ast.expr, f: str, n: int, form_c: ast.expr,
+                slow: Optional[ast.expr] = None) -> ast.expr:
+        """``f.code if <head_type> is _SpellFn and f.arity == n else _applier(D, f, form)`` (or ``slow``)."""
+        if slow is None:
+            slow = P.callname(H.APPLIER, P.name("D"), P.name(f), form_c)
         return P.ifexp(P.and_(P.is_(head_type, P.name(H.SPELL_FN)),
                               P.compare(P.attr(P.name(f), "arity"), ast.Eq(), P.const(n))),
-                       P.attr(P.name(f), "code"), P.callname(H.APPLIER, P.name("D"), P.name(f), form_c))
+                       P.attr(P.name(f), "code"), slow)
 
     def _macro_into(self, f: str, form_c: ast.expr, scope: Scope) -> ast.expr:
         """The macro branch: ``_macro_into(D, f, form, undo)``, the scope's undo list made on first use."""
@@ -162,8 +189,20 @@ class CallEmitter(FastPathEmitter):
 
     def _call_stmts(self, node: ir.Call, head: Result, args: list[Result], scope: Scope, pos: Pos,
                     f: str) -> Result:
+        """A call site whose head or arguments need statements: the arguments go into temporaries.
+        When the head could be a user macro, the callee is chosen first as in ``_call_expr``::
+
+            if c := (f.code if type(f := head) is _SpellFn and f.arity == 1 else _callee(D, f, form)):
+                _a1 = ...
+                r = c(D, head_form, _a1)
+            else:
+                r = _macro_into(D, f, form, undo)
+        """
         r = self.tmp("_cr")
         form_c = self.const(node.form)
+        pub = self.published
+        if node.maybe_macro and pub is None:
+            return self._macro_call_stmts(node, head, args, scope, f, r, form_c)
         out: list[ast.stmt] = head.stmts + [P.assign(f, head.expr)]
         arg_stmts: list[ast.stmt] = []
         arg_names: list[str] = []
@@ -175,13 +214,27 @@ class CallEmitter(FastPathEmitter):
         n = len(args)
         call = P.assign(r, P.call(self._callee(P.callname("type", P.name(f)), f, n, form_c), P.name("D"),
                                   self.const(node.form.first), *[P.name(a) for a in arg_names]))
-        pub = self.published
         dispatch = arg_stmts + ([call] if pub is None else published_calls.dispatch_stmts(
             self, pub, f, r, self.const(node.form.first), form_c, arg_names))
         if node.maybe_macro:
-            macro = [P.assign(r, self._macro_into(f, form_c, scope))] if pub is None else published_calls.macro_stmts(
-                self, pub, f, r, form_c, scope)
+            assert pub is not None
+            macro = published_calls.macro_stmts(self, pub, f, r, form_c, scope)
             out.append(P.if_(P.callname(H.IS_MACRO, P.name(f)), macro, dispatch))
         else:
             out.extend(dispatch)
         return Result(out, P.name(r))
+
+    def _macro_call_stmts(self, node: ir.Call, head: Result, args: list[Result], scope: Scope, f: str, r: str,
+                          form_c: ast.expr) -> Result:
+        c = self.tmp("_c")
+        callee = self._macro_callee(node, P.callname("type", P.walrus(f, head.expr)), f, len(args), form_c)
+        body: list[ast.stmt] = []
+        arg_names: list[ast.expr] = []
+        for a in args:
+            body.extend(a.stmts)
+            an = self.tmp("_a")
+            body.append(P.assign(an, a.expr))
+            arg_names.append(P.name(an))
+        body.append(P.assign(r, P.call(P.name(c), P.name("D"), self.const(node.form.first), *arg_names)))
+        macro = [P.assign(r, self._macro_into(f, form_c, scope))]
+        return Result(head.stmts + [P.if_(P.walrus(c, callee), body, macro)], P.name(r))
