@@ -1,0 +1,77 @@
+"""The rare paths of a call site whose head could be a user macro (``emit/calls.py``, issue 12):
+choosing the callee is also the macro test (``support.callee``, None for a macro), and a global
+head read as ``D.get(sym)`` is resolved further by ``support.callee_global`` (a builtin the binding
+table does not hold, a name bound to nil, an unbound name).
+
+Every program runs with the optimisations on and off, in the expression shape of a call site and
+in its statement shape (an argument that needs statements: a ``let``), inside function bodies
+compiled before their heads had the value that sends them down the rare path.
+"""
+
+from __future__ import annotations
+
+import pytest
+from program_outcome import run
+
+import spellc
+from spellc.compiler import optimisations
+
+CASES = [
+    # a global head naming a builtin that is not in the binding table (the name is def'd somewhere,
+    # so it is not compiled statically): resolved at run time, as ``_miss`` resolves it
+    ("(defn k [] (def inc dec)) (defn g [x] (inc x)) (g 1)", "2"),
+    ("(defn k [] (def inc dec)) (defn g [x] (inc (let [a x] a))) (g 1)", "2"),
+    ("(defn k [] (def inc dec) (g 1)) (defn g [x] (inc x)) [(k) (g 1)]", "[0 2]"),
+    # a global bound to nil stays nil (it is not looked up among the builtins)
+    ("(defn k [] (def inc nil)) (defn g [x] (inc x)) (def inc nil) (try (g 1) (catch e (:message e)))",
+     '"Function call failed: inc: Cannot call nil as a function"'),
+    ("(def q nil) (defn g [] (q 1)) (try (g) (catch e (:message e)))",
+     '"Function call failed: q: Cannot call nil as a function"'),
+    # a local head holding nil never resolves the global or builtin of its name
+    ("(defn g [] (let [inc nil] (inc 1))) (try (g) (catch e (:message e)))",
+     '"Function call failed: inc: Cannot call nil as a function"'),
+    ("(defn g [inc] (def z 1) (inc 1)) (try (g nil) (catch e (:message e)))",
+     '"Function call failed: inc: Cannot call nil as a function"'),
+    # an unbound head fails before any argument is evaluated
+    ("(defn g [] (zork (def evaluated 1))) [(try (g) (catch e (:message e))) (try evaluated (catch e :unbound))]",
+     '["Unbound symbol: zork" :unbound]'),
+    ("(defn g [] (zork (let [a (def evaluated 1)] a))) [(try (g) (catch e (:message e))) (try evaluated (catch e :unbound))]",
+     '["Unbound symbol: zork" :unbound]'),
+    # non-fn heads: keywords, maps, vectors, host functions
+    ("(def h :a) (defn g [] (h {:a 1})) (g)", "1"),
+    ("(def h {:a 1}) (defn g [] [(h :a) (h :b 5)]) (g)", "[1 5]"),
+    ("(def h [10 20]) (defn g [] (h 1)) (g)", "20"),
+    ("(def h str) (defn g [] (h 1 (let [a 2] a))) (g)", '"12"'),
+    ("(defn g [h] (def z 1) (h 3)) (g inc)", "4"),
+    # an arity mismatch, after the arguments are evaluated
+    ("(defn f [a b] a) (def h f) (defn g [] (h (def evaluated 1))) [(try (g) (catch e (:message e))) evaluated]",
+     '["Wrong number of args: expected 2, got 1" 1]'),
+    ("(defn f [a b] a) (defn g [] (f (let [a 1] a))) (try (g) (catch e (:message e)))",
+     '"Wrong number of args: expected 2, got 1"'),
+    # a macro head turning up at run time, in both shapes: its arguments reach it as forms
+    ("(defn g [] (m (def evaluated true))) (defmacro m [x] (list 'quote x)) [(g) (try evaluated (catch e :unbound))]",
+     "[(def evaluated true) :unbound]"),
+    ("(defn g [] (m (let [a (def evaluated 1)] a))) (defmacro m [x] (list 'quote x)) [(g) (try evaluated (catch e :unbound))]",
+     "[(let [a (def evaluated 1)] a) :unbound]"),
+    ("(defmacro dc [n v] (list 'def n v)) (defn f [p] (def q p) (dc w (let [a q] (+ a 1))) w) [(f 1) (try w (catch e :gone))]",
+     "[2 :gone]"),
+]
+
+
+@pytest.mark.parametrize("optimise", [True, False], ids=["on", "off"])
+@pytest.mark.parametrize("src,expected", CASES)
+def test_rare_paths_of_a_macro_testing_call_site(src: str, expected: str, optimise: bool) -> None:
+    with optimisations(optimise):
+        assert run(src) == expected
+
+
+@pytest.mark.parametrize("optimise", [True, False], ids=["on", "off"])
+@pytest.mark.parametrize("src", ["(defn g [] (zork (def evaluated 1)))\n(g)",
+                                 "(defn g [] (zork (let [a (def evaluated 1)] a)))\n(g)"])
+def test_an_unbound_head_fails_at_the_head_with_the_call_path(src: str, optimise: bool) -> None:
+    with optimisations(optimise), pytest.raises(spellc.SpellError) as info:
+        spellc.eval_string(src)
+    err = info.value
+    assert str(err) == "Unbound symbol: zork"
+    assert err.position == (1, 12, 1, 16)  # the head symbol's own span
+    assert [str(t) for t in err.trace or []] == ["g"]
