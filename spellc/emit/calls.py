@@ -176,8 +176,11 @@ class CallEmitter(FastPathEmitter):
         dispatch = published_calls.dispatch_expr(self, pub, f, head_type, self.const(node.form.first), form_c,
                                                  arg_exprs)
         if node.maybe_macro:
-            not_macro = P.or_(P.is_(P.walrus(ty, P.callname("type", P.walrus(f, head.expr))), P.name(H.SPELL_FN)),
-                              P.callname(H.NOT_MACRO, P.name(f)))
+            if published_calls.may_call_directly(pub, len(arg_exprs)):
+                not_macro = P.or_(P.is_(P.walrus(ty, P.callname("type", P.walrus(f, head.expr))),
+                                        P.name(H.SPELL_FN)), P.callname(H.NOT_MACRO, P.name(f)))
+            else:  # every application goes through ``_apply_pub``: no type test is worth its nodes (issue 12)
+                not_macro = P.callname(H.NOT_MACRO, P.walrus(f, head.expr))
             cond = P.and_(not_macro, P.bitand(*evals)) if evals else not_macro
             macro = published_calls.macro_expr(self, pub, f, form_c, scope)
             return Result([], P.ifexp(cond, dispatch, macro))

@@ -9,7 +9,8 @@ Python locals, as in a private body, and each call site is::
 — a direct call of the function's own compiled body when the head is that body (recursion:
 the callee rebinds every parameter name, so nothing needs publishing), otherwise the runtime
 helper that publishes the parameters around the generic application. A call with another
-argument count than the body's own arity always takes the helper. When the head could be a
+argument count than the body's own arity always takes the helper (and, when the head could be a
+user macro, tests it with ``_not_macro(f := head)`` alone, no type test first). When the head could be a
 user macro, the macro branch goes through ``_macro_pub``, which also hands back the
 parameters' values after the expansion (it may ``def`` one), reloaded into the locals.
 
@@ -63,12 +64,18 @@ def _published_args(em: Emitter, pub: Published) -> list[ast.expr]:
     return [em.const(pub.syms), P.tuple_([P.name(v) for v in pub.locals_])]
 
 
+def may_call_directly(pub: Published, n: int) -> bool:
+    """Can a call with ``n`` arguments be a direct call of the body's own compiled function? (Else
+    ``dispatch_expr`` is the helper alone, and the call site needs no type test of its head.)"""
+    return n == len(pub.locals_)
+
+
 def dispatch_expr(em: Emitter, pub: Published, f: str, head_type: ast.expr, head_sym: ast.expr, form_c: ast.expr,
                   arg_exprs: list[ast.expr]) -> ast.expr:
     """The application of head value ``f`` (its type in ``head_type``) to the arguments."""
     slow = P.callname(H.APPLY_PUB, P.name("D"), *_published_args(em, pub), P.name(f), form_c,
                       P.tuple_(arg_exprs))
-    if len(arg_exprs) != len(pub.locals_):
+    if not may_call_directly(pub, len(arg_exprs)):
         return slow
     same = P.and_(P.is_(head_type, P.name(H.SPELL_FN)), P.is_(P.attr(P.name(f), "code"), P.name(pub.fname)))
     direct: ast.expr = P.callname(pub.fname, P.name("D"), head_sym, *arg_exprs)
@@ -113,4 +120,4 @@ def macro_stmts(em: Emitter, pub: Published, f: str, r: str, form_c: ast.expr, s
     return [P.assign(r, macro_expr(em, pub, f, form_c, scope))]
 
 
-__all__ = ["Published", "dispatch_expr", "second_call", "macro_expr", "dispatch_stmts", "macro_stmts"]
+__all__ = ["Published", "may_call_directly", "dispatch_expr", "second_call", "macro_expr", "dispatch_stmts", "macro_stmts"]

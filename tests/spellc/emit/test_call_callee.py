@@ -57,9 +57,24 @@ CASES = [
      "[2 :gone]"),
 ]
 
+PUBLISHED = [
+    # a body whose parameters are published around calls (``published_calls``), calling with another
+    # argument count than its own: the head is tested with ``_not_macro`` alone, everything else is
+    # ``_apply_pub``'s; a macro expansion may rebind a parameter (reloaded after)
+    ("(defmacro dc [n v] (list 'def n v)) (defn f [k] (dc k (+ k 1)) k) [(f 1) (try k (catch e :gone))]", "[2 :gone]"),
+    ("(defn f [k] (m k 2)) (defmacro m [a b] (list 'vector b a)) (f 1)", "[2 1]"),
+    ("(defn peek [a b] [a b k]) (defn f [k] (peek k 2)) (f 1)", "[1 2 1]"),
+    ("(def h {:a 1}) (defn f [k] (h k 2)) (f :b)", "2"),
+    ("(def h 3) (defn f [k] (h k 2)) (try (f 1) (catch e (:message e)))",
+     '"Function call failed: h: class java.lang.Long cannot be cast to class clojure.lang.IFn (java.lang.Long is in'
+     ' module java.base of loader \'bootstrap\'; clojure.lang.IFn is in unnamed module of loader \'app\')"'),
+    ("(defn f [k] (zork k (def evaluated 1))) [(try (f 1) (catch e (:message e))) (try evaluated (catch e :unbound))]",
+     '["Unbound symbol: zork" :unbound]'),
+]
+
 
 @pytest.mark.parametrize("optimise", [True, False], ids=["on", "off"])
-@pytest.mark.parametrize("src,expected", CASES)
+@pytest.mark.parametrize("src,expected", CASES + PUBLISHED)
 def test_rare_paths_of_a_macro_testing_call_site(src: str, expected: str, optimise: bool) -> None:
     with optimisations(optimise):
         assert run(src) == expected
