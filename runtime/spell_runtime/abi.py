@@ -68,7 +68,8 @@ class H:
     LOOP_REBIND: Final = "_loop_rebind"
     PRIVATE_REBIND: Final = "_private_rebind"
     # calls and their rare paths
-    # ``_apply`` and ``_macro_call`` are what call sites wrote before ``_applier``/``_macro_into``:
+    # ``_apply`` and ``_macro_call`` are what call sites wrote before ``_applier``/``_macro_into``, and
+    # ``_macro_into`` what they wrote before ``_macro_here`` (issue 12):
     # kept so modules built by earlier versions (packages) still load and run.
     APPLY: Final = "_apply"
     MACRO_CALL: Final = "_macro_call"
@@ -131,6 +132,9 @@ class H:
     SEQ_FAILED_HERE: Final = "_seq_failed_here"
     PRIV_FAILED_HERE: Final = "_priv_failed_here"
     RESTORE_ALL: Final = "_restore_all"
+    # issue 12: the rare macro branches read ``D`` (and published parameters) from the frame
+    MACRO_HERE: Final = "_macro_here"
+    MACRO_PUB_HERE: Final = "_macro_pub_here"
 
     @staticmethod
     def op(name: str) -> str:
@@ -211,6 +215,7 @@ def compiled_namespace() -> dict[str, Any]:
         H.RECUR_HERE: frame_paths.recur_here, H.FN_FAILED_HERE: frame_paths.fn_failed_here,
         H.CONV_HERE: frame_paths.conv_here, H.SEQ_FAILED_HERE: frame_paths.seq_failed_here,
         H.PRIV_FAILED_HERE: frame_paths.priv_failed_here, H.RESTORE_ALL: s.restore_all,
+        H.MACRO_HERE: s.macro_here, H.MACRO_PUB_HERE: published.macro_pub_here,
         "_op_add": num.add, "_op_sub": num.sub, "_op_mul": num.mul, "_op_lt": num.lt, "_op_gt": num.gt,
         "_op_le": num.le, "_op_ge": num.ge, "_op_inc": num.inc, "_op_dec": num.dec, "_op_neg": num.neg,
         "_op_zero": num.is_zero, "_op_pos": num.is_pos, "_op_negp": num.is_neg,
@@ -222,7 +227,7 @@ def compiled_namespace() -> dict[str, Any]:
     return dict(ns)
 
 
-LEGACY: Final = frozenset({"APPLY", "FN_FAIL", "MACRO_CALL", "MACRO_CALL_PUB", "STALE",
+LEGACY: Final = frozenset({"APPLY", "FN_FAIL", "MACRO_CALL", "MACRO_CALL_PUB", "MACRO_INTO", "STALE",
                            "RECUR_VALUE", "FN_FAILED", "SEQ_FAIL", "PRIV_FAIL"})
 """``H`` members the emitter no longer writes but modules built by earlier versions of it call
 (``spellc build`` output imports this namespace): kept so that those modules still run."""

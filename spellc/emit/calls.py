@@ -104,12 +104,12 @@ class CallEmitter(FastPathEmitter):
         is never a macro, so the common case stays one type test)::
 
             c(D, head_form, a1, a2) if (c := f.code if type(f := head) is _SpellFn and f.arity == 2
-                                             else _callee(D, f, form)) else _macro_into(D, f, form, undo)
+                                             else _callee(D, f, form)) else _macro_here(f, form, undo)
 
         A global head is read as ``D.get(sym)``, and ``_callee_g`` resolves a None that is no
         binding as ``_miss`` would (a builtin, else the unbound-symbol error: ``_global_head``).
 
-        ``_macro_into`` expands and evaluates the macro call and appends the expansion's escaping
+        ``_macro_here`` (``support.macro_into``) expands and evaluates the macro call and appends the expansion's escaping
         defs to the scope's undo list in place (a function body's list is made on first use:
         ``(_u := _u or [])``).
         """
@@ -148,11 +148,12 @@ class CallEmitter(FastPathEmitter):
                        P.attr(P.name(f), "code"), slow)
 
     def _macro_into(self, f: str, form_c: ast.expr, scope: Scope) -> ast.expr:
-        """The macro branch: ``_macro_into(D, f, form, undo)``, the scope's undo list made on first use."""
+        """The macro branch: ``_macro_here(f, form, undo)`` (``support.macro_into`` with ``D`` read from the
+        frame on this rare path, issue 12), the scope's undo list made on first use."""
         scope.used = True
         undo: ast.expr = P.name(scope.undo) if scope.always_list else P.walrus(
             scope.undo, P.or_(P.name(scope.undo), P.list_([])))
-        return P.callname(H.MACRO_INTO, P.name("D"), P.name(f), form_c, undo, *late.mark_args(self))
+        return P.callname(H.MACRO_HERE, P.name(f), form_c, undo, *late.mark_args(self))
 
     def _published_call_expr(self, node: ir.Call, head: Result, args: list[Result], scope: Scope) -> Result:
         """A call site in a body whose parameters are published around calls (``published_calls``):
@@ -199,7 +200,7 @@ class CallEmitter(FastPathEmitter):
                 _a1 = ...
                 r = c(D, head_form, _a1)
             else:
-                r = _macro_into(D, f, form, undo)
+                r = _macro_here(f, form, undo)
         """
         r = self.tmp("_cr")
         form_c = self.const(node.form)

@@ -11,7 +11,7 @@ the callee rebinds every parameter name, so nothing needs publishing), otherwise
 helper that publishes the parameters around the generic application. A call with another
 argument count than the body's own arity always takes the helper (and, when the head could be a
 user macro, tests it with ``_not_macro(f := head)`` alone, no type test first). When the head could be a
-user macro, the macro branch goes through ``_macro_pub``, which also hands back the
+user macro, the macro branch goes through ``_macro_pub_here`` (``_macro_pub`` reading ``D`` and the parameters from the frame), which also hands back the
 parameters' values after the expansion (it may ``def`` one), reloaded into the locals.
 
 A body that ``analyze.selfcalls`` proves closed (``FnBody.closed_self``) has a second compiled
@@ -33,6 +33,7 @@ import ast
 from typing import TYPE_CHECKING, Any, Optional
 
 from spell_runtime.abi import H
+from spell_runtime.published import PARAM_LOCAL
 
 from . import late
 from . import pyast as P
@@ -105,8 +106,20 @@ def macro_expr(em: Emitter, pub: Published, f: str, form_c: ast.expr, scope: Sco
     scope.used = True
     undo: ast.expr = P.name(scope.undo) if scope.always_list else P.walrus(
         scope.undo, P.or_(P.name(scope.undo), P.list_([])))
-    return late.reloaded(em, pub.locals_, P.callname(H.MACRO_PUB, P.name("D"), *_published_args(em, pub), P.name(f),
-                                                form_c, undo, *late.mark_args(em)))  # the flag: ``emit.late``
+    if params_in_frame(pub.locals_):  # the helper reads D and the parameters from the frame (issue 12)
+        call = P.callname(H.MACRO_PUB_HERE, em.const(pub.syms), P.name(f), form_c, undo, *late.mark_args(em))
+    else:
+        call = P.callname(H.MACRO_PUB, P.name("D"), *_published_args(em, pub), P.name(f), form_c, undo,
+                          *late.mark_args(em))  # the flag: ``emit.late``
+    return late.reloaded(em, pub.locals_, call)
+
+
+def params_in_frame(locals_: list[str]) -> bool:
+    """Are a published body's parameters the locals ``spell_runtime.published.macro_pub_here`` reads
+    from the caller's frame (``_p0``, ``_p1``, ... in order)? Then the macro branch passes neither
+    ``D`` nor their values (``macro_expr``; issue 12). The late fallback (``emit.late``) keeps them
+    explicit: the legality tests count its evaluations by wrapping ``_late_pub`` in the namespace."""
+    return locals_ == [PARAM_LOCAL % i for i in range(len(locals_))]
 
 
 def dispatch_stmts(em: Emitter, pub: Published, f: str, r: str, head_sym: ast.expr, form_c: ast.expr,
@@ -120,4 +133,5 @@ def macro_stmts(em: Emitter, pub: Published, f: str, r: str, form_c: ast.expr, s
     return [P.assign(r, macro_expr(em, pub, f, form_c, scope))]
 
 
-__all__ = ["Published", "may_call_directly", "dispatch_expr", "second_call", "macro_expr", "dispatch_stmts", "macro_stmts"]
+__all__ = ["Published", "may_call_directly", "dispatch_expr", "second_call", "macro_expr", "params_in_frame",
+           "dispatch_stmts", "macro_stmts"]

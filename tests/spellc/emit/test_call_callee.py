@@ -73,8 +73,30 @@ PUBLISHED = [
 ]
 
 
+def _nested_lets(inner: str, depth: int = 40) -> str:
+    """``inner`` under ``depth`` nested lets: deep enough that the emitter outlines pieces of the body
+    into ``_nest`` functions (``EmitterBase._outline``), whose frames the macro helpers read."""
+    for i in range(depth):
+        inner = "(let [a%d (g k)] %s)" % (i, inner)
+    return inner
+
+
+# The macro branch reads ``D`` and a published body's parameters from its caller's frame
+# (``support.macro_here``, ``published.macro_pub_here``): also from a piece outlined from the body.
+FRAMES = [
+    ("(defmacro dc [n v] (list 'def n v)) (defn f [k j] (dc j (+ k 10)) (dc k (+ j 1)) [k j])"
+     " [(f 1 2) (try j (catch e :gone))]", "[[12 11] :gone]"),
+    # the expansion reads the parameter: its value comes from the outlined piece's frame
+    ("(defmacro pk [] 'k) (defn g [x] x) (defn f [k] %s) (f 1)" % _nested_lets("(+ (pk) a0)"), "2"),
+    ("(defmacro pk [] 'k) (defn g [x] x) (defn f [k] (def z 0) %s) (f 1)" % _nested_lets("(+ (pk) a0)"), "2"),
+    ("(defmacro pk [] 'k) (defn g [x] x) (def k 5) %s" % _nested_lets("(+ (pk) a0)"), "10"),
+    ("(defmacro dc [n v] (list 'def n v)) (defn g [x] x) (defn f [k] %s) (f 1)"
+     % _nested_lets("(do (dc k (+ k a0)) k)"), "2"),
+]
+
+
 @pytest.mark.parametrize("optimise", [True, False], ids=["on", "off"])
-@pytest.mark.parametrize("src,expected", CASES + PUBLISHED)
+@pytest.mark.parametrize("src,expected", CASES + PUBLISHED + FRAMES)
 def test_rare_paths_of_a_macro_testing_call_site(src: str, expected: str, optimise: bool) -> None:
     with optimisations(optimise):
         assert run(src) == expected
