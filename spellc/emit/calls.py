@@ -163,15 +163,18 @@ class CallEmitter(FastPathEmitter):
         assert pub is not None
         form_c = self.const(node.form)
         f = self.tmp("_f")
-        evals: list[ast.expr] = []
+        stores: list[ast.expr] = []  # ``(_a1 := x1)``: what the condition evaluates, left to right
         arg_exprs: list[ast.expr] = []
         for a in args:
             if isinstance(a.expr, (ast.Constant, ast.Name)):  # a literal, a constant or a Python local
                 arg_exprs.append(a.expr)
             else:
                 an = self.tmp("_a")
-                evals.append(P.is_not(P.walrus(an, a.expr), P.name(H.NOTHING)))
+                stores.append(P.walrus(an, a.expr))
                 arg_exprs.append(P.name(an))
+        # Each store is made a true test, ``(_a := x) is not _NOTHING``, several joined by ``&``. (One tuple
+        # display of the stores is fewer nodes, but measured 10% slower on self-calls of two arguments.)
+        evals = [P.is_not(st, P.name(H.NOTHING)) for st in stores]
         ty = self.tmp("_ty")
         head_type = P.name(ty) if node.maybe_macro else P.callname("type", P.name(f))
         dispatch = published_calls.dispatch_expr(self, pub, f, head_type, self.const(node.form.first), form_c,
@@ -185,11 +188,12 @@ class CallEmitter(FastPathEmitter):
             cond = P.and_(not_macro, P.bitand(*evals)) if evals else not_macro
             macro = published_calls.macro_expr(self, pub, f, form_c, scope)
             return Result([], P.ifexp(cond, dispatch, macro))
-        if not evals:
+        if not stores:
             return Result([], P.ifexp(P.is_not(P.walrus(f, head.expr), P.name(H.NOTHING)), dispatch,
                                       P.const(None)))
-        cond = P.bitand(P.is_not(P.walrus(f, head.expr), P.name(H.NOTHING)), *evals)
-        return Result([], P.ifexp(cond, dispatch, P.const(None)))
+        # no macro test (a constant head: a builtin or a namespace path, whose application is the helper's):
+        # the head and the arguments are stored by one tuple display, always true
+        return Result([], P.ifexp(P.tuple_([P.walrus(f, head.expr), *stores]), dispatch, P.const(None)))
 
     def _call_stmts(self, node: ir.Call, head: Result, args: list[Result], scope: Scope, pos: Pos,
                     f: str) -> Result:

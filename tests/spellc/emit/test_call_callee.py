@@ -70,6 +70,9 @@ PUBLISHED = [
      ' module java.base of loader \'bootstrap\'; clojure.lang.IFn is in unnamed module of loader \'app\')"'),
     ("(defn f [k] (zork k (def evaluated 1))) [(try (f 1) (catch e (:message e))) (try evaluated (catch e :unbound))]",
      '["Unbound symbol: zork" :unbound]'),
+    # a head that is no macro (a namespace path): the head and the arguments stored in one tuple display
+    ('(defn f [k] (strings/trim (str k " "))) (f "a")', '"a"'),
+    ("(defn f [k] (strings/trim (inc k))) (f 1)", '"2"'),
 ]
 
 
