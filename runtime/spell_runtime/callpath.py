@@ -251,10 +251,13 @@ def fn_name(frame: CallSite) -> str:
 
 def fn_position(fn_form: Any) -> Optional[Position]:
     """Where a fn stands: its form, else (a ``defn``'s fn, built by the macro) its first body form."""
+    from .built_spans import PENDING, restore_pending
     from .data.positions import span_of
 
     if fn_form is None:
         return None
+    if PENDING:  # a form of a built module: its call forms' spans are given back on first need
+        restore_pending()
     span = span_of(fn_form)
     if span is None:
         try:

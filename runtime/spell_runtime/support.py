@@ -23,6 +23,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any, Optional
 
+from . import built_spans
 from .callpath import CallSite, fill_pending, place_error, raw_position, site_in_frame
 from .context import CTX_KEY, Context, snapshot
 from .core.registry import BUILTINS, info_of
@@ -492,8 +493,11 @@ class SpanTable(dict[Any, Any]):
     """
 
     def __init__(self, spans: list[tuple[int, int, int, int, Any]] | str, forms: tuple[Any, ...] = (),
-                 source: Optional[str] = None, spell: Optional[list[Any]] | str = None) -> None:
+                 source: Optional[str] = None, spell: Optional[list[Any]] | str = None,
+                 quoted: Optional[tuple[tuple[Any, ...], str]] = None) -> None:
         super().__init__()
+        self.quoted = quoted
+        """A built module's quoted forms and their packed spans (``built_spans.quoted_spans``), or None."""
         self._spans: Optional[list[tuple[int, int, int, int, Any]]] = None if isinstance(spans, str) else spans
         self._packed = spans if isinstance(spans, str) else ""
         self._forms = forms
@@ -501,6 +505,8 @@ class SpanTable(dict[Any, Any]):
         """The Spell source the module was built from (for error positions)."""
         self._spell = spell
         self._spell_list: Optional[list[Any]] = None if isinstance(spell, str) else spell
+        if isinstance(spell, str):  # a built module: its forms get their spans back when needed
+            built_spans.register(self)
 
     @property
     def spans(self) -> list[tuple[int, int, int, int, Any]]:
@@ -508,6 +514,8 @@ class SpanTable(dict[Any, Any]):
         (see ``pack_spans``) and they are unpacked on the first failure that needs them."""
         if self._spans is None:
             self._spans = unpack_spans(self._packed, self._forms)
+        if built_spans.PENDING:  # a failure in a built module: its call path may name forms' spans
+            built_spans.restore_pending()
         return self._spans
 
     @property

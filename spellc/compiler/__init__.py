@@ -52,6 +52,7 @@ from ..emit.wrap import wrap_long_lines
 from ..state import EPOCH, SUB_BY_FORM_LIMIT, Unit, UnitKey, base_namespace
 from . import templates
 from .direct import direct_unit, is_direct
+from .quoted_spans import QUOTED_IMPORT, quoted_forms, quoted_spans_source
 
 COMPILER_VERSION = "0.1.0"
 
@@ -250,13 +251,16 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     emitter = Emitter()
     emitter.epoch_base = 0
     units: list[ast.stmt] = []
+    nodes: list[Any] = []
     for i, form in enumerate(forms):
         node, _ = analyze_form(form)
+        nodes.append(node)
         if is_direct(node):  # a def of a constant or a fn: no unit function (compiler.direct)
             assert type(node) is Def
             units.append(emitter.direct_unit(node, "_unit%d" % i))
         else:
             units.append(emitter.unit_function(node, "_unit%d" % i))
+    quoted = quoted_forms(nodes)  # their spans are written (issue 12.1; spell_runtime.built_spans)
     named = {id(value) for value in emitter.consts.values()}
     for form in emitter.table.values():  # call forms the position table names: built once, by name
         if id(form) not in named:
@@ -272,7 +276,8 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
             if id(py_node) not in seen:
                 seen.add(id(py_node))
                 const_refs.append(py_node)
-    entries, entry_of_name = ConstantEncoder().encode(emitter.consts, first=[name for name, _ in uses.most_common()])
+    entries, entry_of_name = ConstantEncoder().encode(emitter.consts, first=[name for name, _ in uses.most_common()],
+                                                      apart=frozenset(id(f) for f in quoted))
     # Code names each constant by the entry it is bound to (equal constants share one entry and name).
     for ref in const_refs:
         ref.id = "_k%d" % entry_of_name[ref.id]
@@ -286,7 +291,8 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     spans = sorted(call_spans(mod, body, emitter.table), key=lambda span: (span[0], span[1]))
     table_src = span_table_source([(sl + offset, sc, el + offset, ec, entry_of_form[id(f)])
                                    for sl, sc, el, ec, f, _ in spans],
-                                  source_name, support.pack_spell_positions([key for *_, key in spans]))
+                                  source_name, support.pack_spell_positions([key for *_, key in spans]),
+                                  quoted_spans_source(quoted, entry_of_form))
     unit_names = ", ".join("_unit%d" % i for i in range(len(forms)))
     return "".join([
         header, body, "\n\n", table_src, "\n\n\n",
@@ -310,11 +316,12 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
 
 
 def span_table_source(spans: list[tuple[int, int, int, int, int]], source_name: str, spell_packed: str,
-                      width: int = 100) -> str:
+                      quoted: str = "", width: int = 100) -> str:
     """``_T = SpanTable(decode_spans(globals(), packed), (), source, spell)`` over short lines (issue
     12.5): per call-form span, in order of start, five numbers (``built_constants.decode_spans``)
     packed one or two characters each; ``spell`` holds each span's Spell position in the same order
-    (``support.pack_spell_positions``), so errors in built modules name their ``.spl`` line."""
+    (``support.pack_spell_positions``), so errors in built modules name their ``.spl`` line; ``quoted``
+    is the fifth argument ``quoted_spans.quoted_spans_source`` writes for quoted forms, if any."""
     numbers: list[int] = []
     previous = 0
     for sl, sc, el, ec, entry in spans:
@@ -325,8 +332,8 @@ def span_table_source(spans: list[tuple[int, int, int, int, int]], source_name: 
     def lines(text: str) -> str:
         return "".join("    %r\n" % text[i:i + width] for i in range(0, len(text), width)) or "    ''\n"
 
-    return "_T = SpanTable(decode_spans(globals(), (\n%s)), (), %r, (\n%s))\n" % (
-        lines(packed), source_name, lines(spell_packed))
+    return "%s_T = SpanTable(decode_spans(globals(), (\n%s)), (), %r, (\n%s)%s)\n" % (
+        QUOTED_IMPORT if quoted else "", lines(packed), source_name, lines(spell_packed), quoted)
 
 
 def run_form(D: dict[Any, Any], form: Any, source_name: str = "<spell>",

@@ -92,11 +92,14 @@ class ConstantEncoder:
         self._index: Optional[dict[int, Encoded]] = None
         self._entry_of: dict[int, int] = {}  # id(value) -> entry, for values already encoded
 
-    def encode(self, consts: dict[str, Any], first: Sequence[str] = ()) -> tuple[list[str], dict[str, int]]:
+    def encode(self, consts: dict[str, Any], first: Sequence[str] = (),
+               apart: frozenset[int] = frozenset()) -> tuple[list[str], dict[str, int]]:
         """The JSON text of each entry, in order, and the entry each name of ``consts`` is bound to.
 
         The constants named in ``first`` get the lowest entries they can (after what they are built
         from): a built module passes its most used names first, so its code refers to them by short names.
+        Values whose ``id`` is in ``apart`` get an entry of their own even when another is equal: the
+        quoted forms a built module gives spans to (``compiler.quoted_spans``), one object per place.
         """
         consts = _name_shared(consts)
         by_name = dict(consts)  # not written yet
@@ -113,10 +116,12 @@ class ConstantEncoder:
                 if sub_name in by_name:
                     write(sub_name)
             text = json.dumps(self._encode(consts[name], top=True), ensure_ascii=False, separators=(",", ":"))
-            entry = by_text.get(text)
+            entry = by_text.get(text) if id(consts[name]) not in apart else None
             if entry is None:
-                entry = by_text[text] = len(entries)
+                entry = len(entries)
                 entries.append(text)
+                if id(consts[name]) not in apart:
+                    by_text[text] = entry
             entry_of_name[name] = entry
             self._entry_of[id(consts[name])] = entry
 

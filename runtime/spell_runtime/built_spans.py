@@ -1,0 +1,157 @@
+"""The source spans of a built module's forms, given back when they are compiled at run time (issue 12.1).
+
+A module written by ``spellc build`` rebuilds its forms from ``built_constants`` without spans:
+one span per form would grow the module by a large part of its source, and its own code needs
+none (its position table, ``support.SpanTable``, maps the failing instruction to the Spell
+position of the call form). But some of those forms are compiled again while the module runs,
+and code compiled from a spanless form places its failures at ``1:1`` instead of the form's
+line and column: a user macro's template (``(defmacro m [] '(/ 1 0))``), a call form whose head
+turned out to be a macro only at run time (its arguments), a fn form recompiled because its
+direct builtin references went stale (an epoch bump, ``support.stale_here``), ``eval`` of quoted
+data, a fn built as data; and a fn applied by a builtin is named in the call path by its first
+body form's span (``callpath.fn_position``). So:
+
+- every call form's span is already in the module, in its position table (each span's Spell
+  position, ``SpanTable.spell``): it is given back to the form object at no cost in module size;
+- quoted forms (the constants of ``quote``, which no position table names) are the only ones
+  whose spans a built module writes, packed (``pack_form_spans``, the fifth argument of ``_T``);
+  a module without quoted forms writes nothing.
+
+Neither is done at import (a built module loads no slower): a table registers itself when built
+(``register``) and every pending table gives its spans back on the first run-time compile
+(``spell_runtime.hooks``) or failure (``SpanTable.spans``) in the process (``restore_pending``).
+
+Forms that equal constants share (one object per distinct form, ``built_constants``) keep the
+span of the first call site the table names; a form at two sites of its own keeps none (its
+code is placed by the enclosing form's span, as forms a macro built are). Symbols have no spans
+of their own (a parent's ``child_spans`` locates them): call forms get none back.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from .data import LineVector, PList, PVector, SpellMap, SpellSet, VectorView
+from .data.positions import child_spans_of, set_span, span_of
+from .packnum import pack_numbers, unpack_numbers, unzigzag, zigzag
+
+Span = tuple[int, int, int, int]
+"""(line, column, end line, end column), as ``data.positions``: lines from 1, columns from 0."""
+
+_COLLECTIONS = (PList, PVector, LineVector, VectorView, SpellMap, SpellSet)
+"""Form types that carry spans (``data.positions.set_span``)."""
+
+PENDING: list[Any] = []
+"""Built modules' ``SpanTable``s whose spans have not been given back to their forms yet."""
+
+
+def register(table: Any) -> None:
+    """Note a built module's table: its forms get their spans back when first needed."""
+    PENDING.append(table)
+
+
+def restore_pending() -> None:
+    """Give every registered table's spans back to its forms (once per table)."""
+    while PENDING:
+        restore(PENDING.pop())
+
+
+def restore(table: Any) -> None:
+    """Spans for ``table``'s call forms (from its Spell positions) and quoted forms (written packed)."""
+    spell = table.spell
+    if spell is not None:
+        by_form: dict[int, tuple[Any, Optional[Span]]] = {}
+        for (*_, form), key in zip(table.spans, spell):
+            if type(form) is not PList or span_of(form) is not None or key is None:
+                continue
+            span = (key[0], key[2], key[1], key[3])  # a table key is (line, end line, col, end col)
+            known = by_form.get(id(form))
+            if known is None:
+                by_form[id(form)] = (form, span)
+            elif known[1] is not None and known[1][:2] != span[:2]:
+                by_form[id(form)] = (form, None)  # one object at two places: keep neither
+            elif known[1] is not None and span < known[1]:
+                by_form[id(form)] = (form, span)  # a key made unique by a later end column: the first
+        for form, first in by_form.values():
+            if first is not None:
+                form.span = first
+    quoted = table.quoted
+    if quoted is not None:
+        roots, packed = quoted
+        apply_form_spans(roots, packed)
+
+
+# --------------------------------------------------------------------------- quoted forms
+
+def children(form: Any) -> list[Any]:
+    """The values inside a collection form, in iteration order (the walk that ``pack_form_spans`` and
+    ``apply_form_spans`` share; a map's keys and values alternate)."""
+    if isinstance(form, SpellMap):
+        return [x for kv in form.items() for x in kv]
+    if type(form) is LineVector:
+        return list(form.items)
+    return list(form)
+
+
+def _pack_span(span: Optional[Span], line: int, out: list[int]) -> int:
+    """Append ``span`` (0 for none; else its start line's distance from ``line``, its start column,
+    its line count, its end column) to ``out``; the new running line."""
+    if span is None:
+        out.append(0)
+        return line
+    out += (zigzag(span[0] - line) + 1, span[1], span[2] - span[0], span[3])
+    return span[0]
+
+
+def pack_form_spans(forms: list[Any]) -> str:
+    """The spans of ``forms`` and of every collection inside them, depth first: per collection its own
+    span, then the number of its child spans (plus one; 0 for none) and each of them."""
+    out: list[int] = []
+    line = 0
+    stack = list(reversed(forms))
+    while stack:
+        form = stack.pop()
+        line = _pack_span(span_of(form), line, out)
+        kids = child_spans_of(form)
+        out.append(0 if kids is None else len(kids) + 1)
+        for kid in kids or ():
+            line = _pack_span(kid, line, out)
+        stack.extend(reversed([c for c in children(form) if isinstance(c, _COLLECTIONS)]))
+    return pack_numbers(out)
+
+
+def apply_form_spans(forms: tuple[Any, ...], packed: str) -> None:
+    """Set on ``forms`` (rebuilt without spans) the spans ``pack_form_spans`` wrote for them."""
+    numbers = unpack_numbers(packed)
+    i = line = 0
+
+    def span() -> Optional[Span]:
+        nonlocal i, line
+        head = numbers[i]
+        i += 1
+        if head == 0:
+            return None
+        line += unzigzag(head - 1)
+        found = (line, numbers[i], line + numbers[i + 1], numbers[i + 2])
+        i += 3
+        return found
+
+    stack = list(reversed(forms))
+    while stack and i < len(numbers):
+        form = stack.pop()
+        own = span()
+        count = numbers[i]
+        i += 1
+        kids = tuple(span() for _ in range(count - 1)) if count else None
+        set_span(form, own, kids)
+        stack.extend(reversed([c for c in children(form) if isinstance(c, _COLLECTIONS)]))
+
+
+def quoted_spans(namespace: dict[str, Any], entries: str, packed: str) -> tuple[tuple[Any, ...], str]:
+    """The quoted forms of a built module (``_k<entry>`` for each packed entry number) and their packed
+    spans, for its ``SpanTable``: the forms are named now, their spans set only when needed."""
+    return tuple(namespace["_k%d" % n] for n in unpack_numbers(entries)), packed
+
+
+__all__ = ["PENDING", "register", "restore_pending", "restore", "pack_form_spans", "apply_form_spans",
+           "quoted_spans", "children"]
