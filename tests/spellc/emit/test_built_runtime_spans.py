@@ -1,0 +1,150 @@
+"""Forms a built module compiles while it runs keep their source positions (issue 12.1,
+``spell_runtime.built_spans``): for each kind of run-time-compiled form, ``python built.py`` reports
+the error text, position and call path that ``spellc run`` of the source reports."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from spell_runtime import built_spans
+from spell_runtime.data import PList, SpellMap, SpellSet, Symbol, plist, vec
+from spell_runtime.data.positions import child_spans_of, set_span, span_of
+
+import spellc
+from spellc.cli import main
+from spellc.compiler import build_module
+
+# (what is compiled at run time, the program, the first line both must print)
+PROGRAMS = [
+    ("a macro's template",
+     "(defmacro m [] '(/ 1 0)) (m)\n",
+     "prog.spl:1:17: Function call failed: /: Divide by zero"),
+    ("a symbol in a template, over two lines",
+     "(defmacro m [] '(foo\n  1)) (m)\n",
+     "prog.spl:1:18: Unbound symbol: foo"),
+    ("a let and a vector in a template",
+     "(defmacro m [] '(let [a\n  (inc nil)] a)) (m)\n",
+     "prog.spl:2:3: Function call failed: inc: Cannot perform arithmetic on nil"),
+    ("a map template",
+     "(defmacro m [] '{:a (inc 1)\n   :b (/ 1 0)})\n(m)\n",
+     "prog.spl:2:7: Function call failed: /: Divide by zero"),
+    ("a template redefining a builtin: the caller's body recompiled stale, late binding",
+     "(defmacro m [] '(def - (fn [a b] (/ a 0))))\n(defn f [n] (m)\n  (- n 5))\n(f 10)\n",
+     "prog.spl:1:34: Function call failed: /: Divide by zero"),
+    ("a macro's argument (a call form of the position table), head a macro only at run time",
+     "(defmacro m [x] x)\n(defn f []\n  (m (/ 1\n 0)))\n(f)\n",
+     "prog.spl:3:6: Function call failed: /: Divide by zero"),
+    ("a fn a template defines, applied by a builtin",
+     "(defmacro m [] '(defn g [x]\n   (/ x 0)))\n(m)\n(map g [1])\n",
+     "prog.spl:4:1: Function call failed: map: Function call failed: /: Divide by zero"),
+    ("a defn applied by a builtin (named by its first body form)",
+     "(defn f [x]\n  (/ x 0))\n(map f [1])\n",
+     "prog.spl:3:1: Function call failed: map: Function call failed: /: Divide by zero"),
+    ("a fn made by eval of quoted data, applied by a builtin",
+     "(def fd (eval '(fn [x]\n  (/ x 0))))\n(map fd [1])\n",
+     "prog.spl:3:1: Function call failed: map: Function call failed: /: Divide by zero"),
+    ("a template equal to a call form elsewhere (kept a form of its own)",
+     "(defn g [] (/ 1 0))\n(defmacro m [] '(/ 1 0))\n(m)\n",
+     "prog.spl:2:17: Function call failed: /: Divide by zero"),
+]
+
+
+@pytest.mark.parametrize("what,program,first", PROGRAMS, ids=[p[0] for p in PROGRAMS])
+def test_the_built_module_reports_what_the_source_run_reports(tmp_path: Path, what: str, program: str,
+                                                               first: str) -> None:
+    src = tmp_path / "prog.spl"
+    src.write_text(program, encoding="utf-8")
+    out = tmp_path / "prog_built.py"
+    with pytest.MonkeyPatch.context() as mp:  # in the source's folder: both name it "prog.spl"
+        mp.chdir(tmp_path)
+        source_run = CliRunner().invoke(main, ["run", "prog.spl"])
+        built = CliRunner().invoke(main, ["build", "prog.spl", "-o", str(out)])
+    assert built.exit_code == 0, built.output
+    run = subprocess.run([sys.executable, "-W", "ignore", str(out)], capture_output=True, text=True,
+                         cwd=tmp_path, timeout=120)
+    assert source_run.exit_code == 1 and run.returncode == 1
+    assert source_run.output.splitlines()[0] == first
+    assert run.stderr.strip().splitlines() == source_run.output.strip().splitlines()
+
+
+# --------------------------------------------------------------------------- the pieces
+
+
+def _spanned(form: Any, line: int) -> Any:
+    set_span(form, (line, 2, line + 1, 7), tuple((line, i, line, i + 1) for i in range(len(list(
+        x for kv in form.items() for x in kv) if isinstance(form, SpellMap) else form))))
+    return form
+
+
+def test_packed_form_spans_round_trip_through_nested_collections() -> None:
+    inner = _spanned(plist([Symbol("inc"), 1]), 3)
+    m = _spanned(SpellMap.from_pairs([(Symbol("k"), inner)]), 2)
+    s = _spanned(SpellSet.from_items([Symbol("x")]), 9)
+    v = vec([Symbol("y"), s])  # no spans of its own: written as absent, its set's still are
+    top = _spanned(plist([Symbol("do"), m, v, plist([])]), 1)
+    packed = built_spans.pack_form_spans([top])
+
+    def bare(form: Any) -> Any:  # the same structure, rebuilt without spans (as built_constants does)
+        if type(form) is PList:
+            return plist([bare(x) for x in form])
+        if isinstance(form, SpellMap):
+            return SpellMap.from_pairs([(bare(k), bare(x)) for k, x in form.items()])
+        if isinstance(form, SpellSet):
+            return SpellSet.from_items([bare(x) for x in form])
+        if type(form) is type(v):
+            return vec([bare(x) for x in form])
+        return form
+
+    copy = bare(top)
+    assert span_of(copy) is None
+    built_spans.apply_form_spans((copy,), packed)
+    pairs = [(top, copy), (top[1], copy[1]), (inner, list(copy[1].values())[0]), (top[2], copy[2]),
+             (s, copy[2][1]), (top[3], copy[3])]
+    for original, rebuilt in pairs:
+        assert span_of(rebuilt) == span_of(original)
+        assert child_spans_of(rebuilt) == child_spans_of(original)
+    assert span_of(copy[2]) is None and span_of(copy[2][1]) == (9, 2, 10, 7)
+
+
+def _table_of(program: str) -> tuple[dict[str, Any], str]:
+    """The namespace of a built module run up to its position table (its program not run)."""
+    source = build_module(spellc.read_all(program), "prog.spl")
+    namespace: dict[str, Any] = {"__name__": "built"}
+    exec(compile(source[:source.index("\ndef run():")], "built.py", "exec"), namespace)
+    return namespace, source
+
+
+def test_spans_are_given_back_on_first_need_not_at_import() -> None:
+    program = "(defn g [x]\n  (inc (/ 1 0)))\n(defmacro m [] '(/ 1\n 0))"
+    read = spellc.read_all(program)
+    built_spans.restore_pending()
+    namespace, _ = _table_of(program)
+    table = namespace["_T"]
+    assert built_spans.PENDING == [table]
+    calls = {str(form): form for *_, form in table.spans if type(form) is PList}  # unpacking restores
+    assert built_spans.PENDING == []
+    # every call form has the span it was read with: (inc (/ 1 0)) and (/ 1 0) in g's body
+    body = read[0][3]
+    assert span_of(body) is not None and span_of(calls["(inc (/ 1 0))"]) == span_of(body)
+    assert span_of(calls["(/ 1 0)"]) == span_of(body[1])
+    # the quoted template, equal to that call form: its own object, with the spans it was read with
+    template = read[1][3][1]
+    (quoted,) = table.quoted[0]
+    assert quoted == template == calls["(/ 1 0)"] and quoted is not calls["(/ 1 0)"]
+    assert span_of(template) is not None and span_of(quoted) == span_of(template)
+    assert child_spans_of(quoted) == child_spans_of(template)
+
+
+def test_a_program_without_quoted_forms_writes_no_spans() -> None:
+    _, plain = _table_of("(defn f [x] (inc x)) (f 1)")
+    _, quoting = _table_of("(defmacro m [] '(inc 1)) (m)")
+    assert "quoted_spans" not in plain
+    assert "quoted_spans(globals()" in quoting
+    # self-evaluating data quoted holds nothing that compiles to a position: no spans either
+    _, data = _table_of("(def xs '[1 2 {:a 3}]) xs")
+    assert "quoted_spans" not in data
