@@ -32,6 +32,7 @@ from fractions import Fraction
 from typing import Any
 
 from .bigdigits import parse_int
+from .built_spans import set_fn_spans
 from .core.registry import BUILTINS
 from .data import (
     BigInt,
@@ -137,10 +138,16 @@ def bind_constants(namespace: dict[str, Any], text: str) -> None:
 
 
 
-def decode_spans(namespace: dict[str, Any], packed: str) -> list[tuple[int, int, int, int, Any]]:
+def decode_spans(namespace: dict[str, Any], packed: str, fn_spans: str = "") -> list[tuple[int, int, int, int, Any]]:
     """A built module's call-form spans, (line, col, end line, end col, form), from ``pack_numbers`` of
     five numbers per span: the start line's distance from the previous span's, the start column, the
-    number of lines, the end column, the entry of the form (``_k<entry>``)."""
+    number of lines, the end column, the entry of the form (``_k<entry>``).
+
+    ``fn_spans`` are the source spans of the module's ``(fn ...)`` forms as written (a call path
+    names a fn by its form's place, ``callpath.fn_position``), set on them now: five numbers each,
+    the entry's distance from the previous one's, then the span as ``built_spans.pack_spans`` writes it."""
+    if fn_spans:
+        set_fn_spans(namespace, fn_spans)
     numbers = unpack_numbers(packed)
     spans: list[tuple[int, int, int, int, Any]] = []
     line = 0

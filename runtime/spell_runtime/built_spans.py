@@ -81,6 +81,32 @@ def restore(table: Any) -> None:
         apply_form_spans(roots, packed)
 
 
+# --------------------------------------------------------------------------- fn forms
+
+def pack_fn_spans(entries: list[tuple[int, Span]]) -> str:
+    """``(entry, span)`` of ``(fn ...)`` forms, by entry: the entry's distance from the previous one's,
+    then the span (``_pack_span``) — what ``built_constants.decode_spans`` gives to ``set_fn_spans``."""
+    out: list[int] = []
+    previous = line = 0
+    for entry, span in sorted(entries):
+        out.append(entry - previous)
+        previous = entry
+        line = _pack_span(span, line, out)
+    return pack_numbers(out)
+
+
+def set_fn_spans(namespace: dict[str, Any], packed: str) -> None:
+    """Set on a built module's fn forms (``_k<entry>``) the spans ``pack_fn_spans`` wrote: at import, as
+    there are only a few and their spans are not otherwise known (no position table names a fn form)."""
+    numbers = unpack_numbers(packed)
+    entry = line = i = 0
+    while i + 4 < len(numbers):
+        entry += numbers[i]
+        line += unzigzag(numbers[i + 1] - 1)
+        namespace["_k%d" % entry].span = (line, numbers[i + 2], line + numbers[i + 3], numbers[i + 4])
+        i += 5
+
+
 # --------------------------------------------------------------------------- quoted forms
 
 def children(form: Any) -> list[Any]:
@@ -154,4 +180,4 @@ def quoted_spans(namespace: dict[str, Any], entries: str, packed: str) -> tuple[
 
 
 __all__ = ["PENDING", "register", "restore_pending", "restore", "pack_form_spans", "apply_form_spans",
-           "quoted_spans", "children"]
+           "quoted_spans", "children", "pack_fn_spans", "set_fn_spans"]

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any, Optional
 
 from spell_runtime import optimise, support
+from spell_runtime.built_spans import pack_fn_spans
 from spell_runtime.context import CTX_KEY
 from spell_runtime.data import (
     SpellFn,
@@ -52,7 +53,7 @@ from ..emit.wrap import wrap_long_lines
 from ..state import EPOCH, SUB_BY_FORM_LIMIT, Unit, UnitKey, base_namespace
 from . import templates
 from .direct import direct_unit, is_direct
-from .quoted_spans import QUOTED_IMPORT, quoted_forms, quoted_spans_source
+from .quoted_spans import QUOTED_IMPORT, fn_forms, quoted_forms, quoted_spans_source
 
 COMPILER_VERSION = "0.1.0"
 
@@ -261,7 +262,12 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
         else:
             units.append(emitter.unit_function(node, "_unit%d" % i))
     quoted = quoted_forms(nodes)  # their spans are written (issue 12.1; spell_runtime.built_spans)
+    fns = fn_forms(nodes)
     named = {id(value) for value in emitter.consts.values()}
+    for form in fns:  # fn forms whose spans are written: built once, by name
+        if id(form) not in named:
+            named.add(id(form))
+            emitter.consts["_k%d" % len(emitter.consts)] = form
     for form in emitter.table.values():  # call forms the position table names: built once, by name
         if id(form) not in named:
             named.add(id(form))
@@ -292,7 +298,8 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     table_src = span_table_source([(sl + offset, sc, el + offset, ec, entry_of_form[id(f)])
                                    for sl, sc, el, ec, f, _ in spans],
                                   source_name, support.pack_spell_positions([key for *_, key in spans]),
-                                  quoted_spans_source(quoted, entry_of_form))
+                                  quoted_spans_source(quoted, entry_of_form),
+                                  pack_fn_spans([(entry_of_form[id(f)], span_of(f)) for f in fns]))
     unit_names = ", ".join("_unit%d" % i for i in range(len(forms)))
     return "".join([
         header, body, "\n\n", table_src, "\n\n\n",
@@ -316,12 +323,13 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
 
 
 def span_table_source(spans: list[tuple[int, int, int, int, int]], source_name: str, spell_packed: str,
-                      quoted: str = "", width: int = 100) -> str:
+                      quoted: str = "", fn_spans: str = "", width: int = 100) -> str:
     """``_T = SpanTable(decode_spans(globals(), packed), (), source, spell)`` over short lines (issue
     12.5): per call-form span, in order of start, five numbers (``built_constants.decode_spans``)
     packed one or two characters each; ``spell`` holds each span's Spell position in the same order
     (``support.pack_spell_positions``), so errors in built modules name their ``.spl`` line; ``quoted``
-    is the fifth argument ``quoted_spans.quoted_spans_source`` writes for quoted forms, if any."""
+    is the fifth argument ``quoted_spans.quoted_spans_source`` writes for quoted forms, if any;
+    ``fn_spans`` the spans of fn forms (``built_spans.pack_fn_spans``), given to ``decode_spans``."""
     numbers: list[int] = []
     previous = 0
     for sl, sc, el, ec, entry in spans:
@@ -332,8 +340,9 @@ def span_table_source(spans: list[tuple[int, int, int, int, int]], source_name: 
     def lines(text: str) -> str:
         return "".join("    %r\n" % text[i:i + width] for i in range(0, len(text), width)) or "    ''\n"
 
-    return "%s_T = SpanTable(decode_spans(globals(), (\n%s)), (), %r, (\n%s)%s)\n" % (
-        QUOTED_IMPORT if quoted else "", lines(packed), source_name, lines(spell_packed), quoted)
+    fns = ", (\n%s)" % lines(fn_spans) if fn_spans else ""
+    return "%s_T = SpanTable(decode_spans(globals(), (\n%s)%s), (), %r, (\n%s)%s)\n" % (
+        QUOTED_IMPORT if quoted else "", lines(packed), fns, source_name, lines(spell_packed), quoted)
 
 
 def run_form(D: dict[Any, Any], form: Any, source_name: str = "<spell>",

@@ -1,4 +1,4 @@
-"""The quoted forms whose spans a built module writes (issue 12.1; ``spell_runtime.built_spans``).
+"""The forms whose spans a built module writes: quoted forms and fn forms (issue 12.1; ``spell_runtime.built_spans``).
 
 A module written by ``spellc build`` rebuilds its forms without spans, and gives call forms their
 spans back from its position table when a form is compiled at run time. Quoted forms are not in
@@ -7,6 +7,10 @@ to ``eval``, the body of a fn built as data. So the build writes the spans of th
 that could be compiled (those holding a list or a symbol), packed by
 ``built_spans.pack_form_spans``, and nothing for a program without any (the common case, and
 ``compile-300.spl``).
+
+A call path names a fn applied by a builtin by the place of its ``(fn ...)`` form
+(``callpath.fn_position``), which no position table holds either: the build writes each written
+fn form's span (``built_spans.pack_fn_spans``, about five characters a fn).
 """
 
 from __future__ import annotations
@@ -52,6 +56,19 @@ def quoted_forms(nodes: Iterable[ir.Record]) -> list[Any]:
             if isinstance(value, _COLLECTIONS) and id(value) not in found and _compilable(value):
                 found[id(value)] = value
             continue
+        stack.extend(ir.children(node))
+    return list(found.values())
+
+
+def fn_forms(nodes: Iterable[ir.Record]) -> list[Any]:
+    """The distinct ``(fn ...)`` forms of the IR ``nodes`` that have a span (written ones: a ``defn``'s
+    fn, which its macro builds, has none and is named by its first body form's)."""
+    found: dict[int, Any] = {}
+    stack: list[ir.Record] = list(nodes)
+    while stack:
+        node = stack.pop()
+        if type(node) is ir.Fn and type(node.form) is PList and span_of(node.form) is not None:
+            found[id(node.form)] = node.form
         stack.extend(ir.children(node))
     return list(found.values())
 
