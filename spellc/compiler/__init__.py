@@ -299,7 +299,7 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
                                    for sl, sc, el, ec, f, _ in spans],
                                   source_name, support.pack_spell_positions([key for *_, key in spans]),
                                   quoted_spans_source(quoted, entry_of_form),
-                                  pack_fn_spans([(entry_of_form[id(f)], span_of(f)) for f in fns]))
+                                  pack_fn_spans([(entry_of_form[id(f)], s) for f in fns if (s := span_of(f)) is not None]))
     unit_names = ", ".join("_unit%d" % i for i in range(len(forms)))
     return "".join([
         header, body, "\n\n", table_src, "\n\n\n",
