@@ -528,7 +528,8 @@ class SpanTable(dict[Any, Any]):
             line = 0
             for k in range(0, len(numbers) - 3, 4):
                 line += unzigzag(numbers[k])
-                positions.append((line, line + numbers[k + 1], numbers[k + 2], numbers[k + 3]))
+                lines, col, end = numbers[k + 1], numbers[k + 2], numbers[k + 3]
+                positions.append((line, line + lines, col, end if lines else col + end))
             self._spell_list = positions
         return self._spell_list
 
@@ -572,11 +573,13 @@ def pack_spans(spans: list[tuple[int, int, int, int, Any]]) -> tuple[str, list[A
 def pack_spell_positions(positions: list[Any]) -> str:
     """The Spell positions (line, end line, col, end col) of a built module's spans, in their order,
     as four ``packnum`` numbers each: the line's (signed) distance from the previous one, the line
-    count, the col and the end col."""
+    count, the col and the end col — on one line, the width instead (the end col less the col: one
+    character rather than two for most forms past column 32; a form never ends before it starts)."""
     numbers: list[int] = []
     previous = 0
     for p in positions:
-        numbers += (zigzag(p[0] - previous), (p[1] or p[0]) - p[0], p[2] or 0, p[3] or 0)
+        lines, col, end = (p[1] or p[0]) - p[0], p[2] or 0, p[3] or 0
+        numbers += (zigzag(p[0] - previous), lines, col, end if lines else max(0, end - col))
         previous = p[0]
     return pack_numbers(numbers)
 

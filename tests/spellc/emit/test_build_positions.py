@@ -69,3 +69,12 @@ def test_span_table_picks_the_innermost_span() -> None:
     assert table.get((2, 2, 0, 1)) == "outer"
     assert table.get((12, 12, 0, 1)) is None
     assert table.get((None, None, None, None)) is None
+
+
+def test_spell_positions_round_trip_through_their_packing() -> None:
+    from spell_runtime.support import pack_spell_positions
+
+    # (line, end line, col, end col): on one line the width is written, over lines the end col
+    positions = [(3, 3, 40, 75), (1, 4, 2, 1), (1, 1, 0, 0), (120, 120, 7, 300), (12, 13, 90, 3)]
+    table = SpanTable([(1, 0, 1, 1, None)] * len(positions), (), "prog.spl", pack_spell_positions(positions))
+    assert table.spell == positions
