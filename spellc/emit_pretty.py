@@ -350,7 +350,7 @@ def _rekey_table(old: str, new: str, table: dict[Any, Any]) -> str:
                 previous = nsl
             text = cst.SimpleString(repr(pack_numbers(moved)))
             return call.with_changes(args=[call.args[0].with_changes(
-                value=first.with_changes(args=[first.args[0], first.args[1].with_changes(value=text)])),
+                value=first.with_changes(args=[first.args[0], first.args[1].with_changes(value=text), *first.args[2:]])),
                 *call.args[1:]])
         packed = ast.literal_eval(first.value)
         count = len(packed.split()) // 4

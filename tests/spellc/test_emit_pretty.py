@@ -111,3 +111,25 @@ def test_plain_build_imports_neither_libcst_nor_hy(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120,
                          env={**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "runtime")])})
     assert out.stdout.splitlines()[-1] == "[]", out.stderr
+
+
+def test_pretty_module_keeps_the_spans_a_built_module_writes(tmp_path: Path) -> None:
+    """The spans of written fn forms and quoted forms (``spell_runtime.built_spans``) survive the rewrite:
+    a fn applied by ``map`` and a macro's template are placed as in the plain module (and the source)."""
+    (tmp_path / "prog.spl").write_text("(defmacro m [] '(/ 1\n 0))\n(defn g [xs] (map (fn [x]\n  (/ x 0)) xs))\n"
+                                       "(defn h [] (m))\n")
+    plain, pretty = build(tmp_path), build(tmp_path, "--pretty")
+    assert "quoted_spans(globals()" in pretty
+    code = "\n".join([
+        "from spell_runtime.callpath import call_path_lines",
+        "from spell_runtime.data import vec",
+        "for call in (lambda: vec(m.g(vec([1]))), m.h):",
+        "    try:",
+        "        call()",
+        "    except Exception as e:",
+        "        print(e.position, call_path_lines(getattr(e, 'frames', []), 'prog.spl'))",
+    ])
+    assert plain != pretty
+    out = run_module(tmp_path, "pretty", code)
+    assert out == run_module(tmp_path, "plain", code)
+    assert "fn  prog.spl:3:19 (called by map" in out and "(1, 16, 2, 3)" in out
