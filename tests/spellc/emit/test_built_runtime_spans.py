@@ -171,3 +171,21 @@ def test_a_program_without_quoted_forms_writes_no_spans() -> None:
     # self-evaluating data quoted holds nothing that compiles to a position: no spans either
     _, data = _table_of("(def xs '[1 2 {:a 3}]) xs")
     assert "quoted_spans" not in data
+
+
+def test_an_exported_fn_recompiled_stale_in_a_host_process_keeps_its_positions() -> None:
+    """A host that also binds a builtin name moves the epoch, so a built module's fns recompile from
+    their forms on their first call (``support.stale_here``): the error is placed as in the source."""
+    from spellc.interop_build import with_exports
+
+    program = "(defn f [x]\n  (inc\n    (/ x 0)))\n(defn g [y] (f y))"
+    forms = spellc.read_all(program)
+    source = with_exports(build_module(forms, "prog.spl"), forms)
+    spellc.eval_string("(let [count 1] count)")  # binding a builtin name moves this process's epoch
+    namespace: dict[str, Any] = {"__name__": "built"}
+    exec(compile(source, "built.py", "exec"), namespace)
+    with pytest.raises(spellc.SpellError) as caught:
+        namespace["g"](1)
+    divide = spellc.read_all(program)[0][3][1]
+    assert caught.value.message == "Function call failed: /: Divide by zero"
+    assert span_of(divide) is not None and caught.value.position == span_of(divide)
