@@ -14,17 +14,24 @@ body form's span (``callpath.fn_position``). So:
 - every call form's span is already in the module, in its position table (each span's Spell
   position, ``SpanTable.spell``): it is given back to the form object at no cost in module size;
 - quoted forms (the constants of ``quote``, which no position table names) are the only ones
-  whose spans a built module writes, packed (``pack_form_spans``, the fifth argument of ``_T``);
-  a module without quoted forms writes nothing.
+  whose whole spans a built module writes, packed (``pack_form_spans``, the fifth argument of
+  ``_T``, for the quoted values that hold a list or a symbol); a module without any writes nothing;
+- written ``(fn ...)`` forms, which name a fn applied by a builtin in a call path, get their own
+  span (``pack_fn_spans``, about five characters a fn, the third argument of ``decode_spans``).
+  Without it such a fn would be named by its first body form's place, now known, as a ``defn``'s
+  fn (which its macro builds, spanless in the source too) rightly is.
 
-Neither is done at import (a built module loads no slower): a table registers itself when built
-(``register``) and every pending table gives its spans back on the first run-time compile
-(``spell_runtime.hooks``) or failure (``SpanTable.spans``) in the process (``restore_pending``).
+Call and quoted forms get their spans back on the first run-time compile (``spell_runtime.hooks``)
+or failure (``SpanTable.spans``) in the process, not at import (a built module loads no slower): a
+table registers itself when built (``register``) and ``restore_pending`` serves every pending one.
+The few fn forms' spans are set at import (tens of microseconds for ``compile-300.spl``).
 
-Forms that equal constants share (one object per distinct form, ``built_constants``) keep the
-span of the first call site the table names; a form at two sites of its own keeps none (its
-code is placed by the enclosing form's span, as forms a macro built are). Symbols have no spans
-of their own (a parent's ``child_spans`` locates them): call forms get none back.
+Limits, each a difference from the source run only when such a form is compiled at run time:
+equal call forms share one object in a built module (``built_constants``), so a form the table
+names at two places gets no span back (the code recompiled from it is placed by the enclosing
+spanned form, or at 1:1); quoted forms are kept apart from equal ones (``ConstantEncoder``'s
+``apart``). Special forms (``let``, ``if``, ``for``...) are in no position table and get none
+back either, nor do symbols (their parent's ``child_spans`` locate them in the source).
 """
 
 from __future__ import annotations
@@ -51,9 +58,14 @@ def register(table: Any) -> None:
 
 
 def restore_pending() -> None:
-    """Give every registered table's spans back to its forms (once per table)."""
-    while PENDING:
-        restore(PENDING.pop())
+    """Give every registered table's spans back to its forms (once per table; another thread may be
+    taking tables off the list at the same time)."""
+    while True:
+        try:
+            table = PENDING.pop()
+        except IndexError:
+            return
+        restore(table)
 
 
 def restore(table: Any) -> None:

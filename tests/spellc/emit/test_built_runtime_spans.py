@@ -189,3 +189,14 @@ def test_an_exported_fn_recompiled_stale_in_a_host_process_keeps_its_positions()
     divide = spellc.read_all(program)[0][3][1]
     assert caught.value.message == "Function call failed: /: Divide by zero"
     assert span_of(divide) is not None and caught.value.position == span_of(divide)
+
+
+def test_a_form_shared_by_two_places_gets_no_span_rather_than_one_of_them() -> None:
+    namespace, _ = _table_of("(defn f [x]\n  (if x (inc nil)\n    (inc nil)))")
+    table = namespace["_T"]
+    places = [(key[0], key[2]) for (*_, form), key in zip(table.spans, table.spell) if str(form) == "(inc nil)"]
+    shared = {id(form) for *_, form in table.spans if str(form) == "(inc nil)"}
+    assert sorted(places) == [(2, 8), (3, 4)] and len(shared) == 1  # equal forms: one object, two places
+    built_spans.restore_pending()
+    (form,) = [form for *_, form in table.spans if str(form) == "(inc nil)"][:1]
+    assert span_of(form) is None
