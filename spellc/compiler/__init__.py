@@ -53,7 +53,7 @@ from ..emit.wrap import wrap_long_lines
 from ..state import EPOCH, SUB_BY_FORM_LIMIT, Unit, UnitKey, base_namespace
 from . import templates
 from .direct import direct_unit, is_direct
-from .quoted_spans import QUOTED_IMPORT, fn_forms, quoted_forms, quoted_spans_source
+from .written_spans import QUOTED_IMPORT, fn_forms, quoted_forms, quoted_spans_source
 
 COMPILER_VERSION = "0.1.0"
 
@@ -328,7 +328,7 @@ def span_table_source(spans: list[tuple[int, int, int, int, int]], source_name: 
     12.5): per call-form span, in order of start, five numbers (``built_constants.decode_spans``)
     packed one or two characters each; ``spell`` holds each span's Spell position in the same order
     (``support.pack_spell_positions``), so errors in built modules name their ``.spl`` line; ``quoted``
-    is the fifth argument ``quoted_spans.quoted_spans_source`` writes for quoted forms, if any;
+    is the fifth argument ``written_spans.quoted_spans_source`` writes for quoted forms, if any;
     ``fn_spans`` the spans of fn forms (``built_spans.pack_fn_spans``), given to ``decode_spans``."""
     numbers: list[int] = []
     previous = 0

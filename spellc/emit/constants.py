@@ -99,7 +99,7 @@ class ConstantEncoder:
         The constants named in ``first`` get the lowest entries they can (after what they are built
         from): a built module passes its most used names first, so its code refers to them by short names.
         Values whose ``id`` is in ``apart`` get an entry of their own even when another is equal: the
-        quoted forms a built module gives spans to (``compiler.quoted_spans``), one object per place.
+        quoted forms a built module gives spans to (``compiler.written_spans``), one object per place.
         """
         consts = _name_shared(consts)
         by_name = dict(consts)  # not written yet
