@@ -144,8 +144,8 @@ def decode_spans(namespace: dict[str, Any], packed: str, fn_spans: str = "") -> 
     number of lines, the end column, the entry of the form (``_k<entry>``).
 
     ``fn_spans`` are the source spans of the module's ``(fn ...)`` forms as written (a call path
-    names a fn by its form's place, ``callpath.fn_position``), set on them now: five numbers each,
-    the entry's distance from the previous one's, then the span as ``built_spans.pack_spans`` writes it."""
+    names a fn by its form's place, ``callpath.fn_position``), set on them now (``built_spans.set_fn_spans``
+    reads what ``built_spans.pack_fn_spans`` wrote)."""
     if fn_spans:
         set_fn_spans(namespace, fn_spans)
     numbers = unpack_numbers(packed)
