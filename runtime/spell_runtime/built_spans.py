@@ -36,7 +36,9 @@ back either, nor do symbols (their parent's ``child_spans`` locate them in the s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Optional
+from weakref import ref
 
 from .data import LineVector, PList, PVector, SpellMap, SpellSet, VectorView
 from .data.positions import child_spans_of, set_span, span_of
@@ -48,24 +50,27 @@ Span = tuple[int, int, int, int]
 _COLLECTIONS = (PList, PVector, LineVector, VectorView, SpellMap, SpellSet)
 """Form types that carry spans (``data.positions.set_span``)."""
 
-PENDING: list[Any] = []
-"""Built modules' ``SpanTable``s whose spans have not been given back to their forms yet."""
+PENDING: list[Callable[[], Any]] = []
+"""Built modules' ``SpanTable``s whose spans have not been given back to their forms yet, held weakly:
+a process that runs many built modules (tests, a batch) keeps none alive for this, and restores only
+the live ones on its first need."""
 
 
 def register(table: Any) -> None:
     """Note a built module's table: its forms get their spans back when first needed."""
-    PENDING.append(table)
+    PENDING.append(ref(table))
 
 
 def restore_pending() -> None:
-    """Give every registered table's spans back to its forms (once per table; another thread may be
-    taking tables off the list at the same time)."""
+    """Give every registered live table's spans back to its forms (once per table; another thread may
+    be taking tables off the list at the same time)."""
     while True:
         try:
-            table = PENDING.pop()
+            table = PENDING.pop()()
         except IndexError:
             return
-        restore(table)
+        if table is not None:
+            restore(table)
 
 
 def restore(table: Any) -> None:

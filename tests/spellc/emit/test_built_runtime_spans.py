@@ -140,7 +140,7 @@ def test_spans_are_given_back_on_first_need_not_at_import() -> None:
     built_spans.restore_pending()
     namespace, _ = _table_of(program)
     table = namespace["_T"]
-    assert built_spans.PENDING == [table]
+    assert [pending() for pending in built_spans.PENDING] == [table]
     calls = {str(form): form for *_, form in table.spans if type(form) is PList}  # unpacking restores
     assert built_spans.PENDING == []
     # every call form has the span it was read with: (inc (/ 1 0)) and (/ 1 0) in g's body
@@ -164,6 +164,19 @@ def test_written_fn_forms_get_their_spans_at_import() -> None:
     assert span_of(written) is not None
     # the defn's fn (built by its macro, spanless in the source run too) has none; the written one its own
     assert sorted((span_of(f) for f in fns), key=str) == [span_of(written), None]
+
+
+def test_a_table_is_held_weakly_until_its_spans_are_needed() -> None:
+    import gc
+
+    built_spans.restore_pending()
+    namespace, _ = _table_of("(defn f [x] (inc x))")
+    assert len(built_spans.PENDING) == 1
+    del namespace
+    gc.collect()
+    assert built_spans.PENDING[0]() is None  # the module is gone: nothing of it is kept for this
+    built_spans.restore_pending()
+    assert built_spans.PENDING == []
 
 
 def test_a_program_without_quoted_forms_writes_no_spans() -> None:
