@@ -32,7 +32,6 @@ from fractions import Fraction
 from typing import Any
 
 from .bigdigits import parse_int
-from .built_spans import set_fn_spans
 from .core.registry import BUILTINS
 from .data import (
     BigInt,
@@ -49,7 +48,7 @@ from .data import (
     plist,
     vec,
 )
-from .packnum import pack_numbers, unpack_numbers
+from .packnum import pack_numbers, unpack_numbers, unzigzag
 from .support import ns_static
 
 
@@ -138,14 +137,27 @@ def bind_constants(namespace: dict[str, Any], text: str) -> None:
 
 
 
+def set_fn_spans(namespace: dict[str, Any], packed: str) -> None:
+    """Set on a built module's fn forms (``_k<entry>``) the spans ``built_spans.pack_fn_spans`` wrote, five
+    numbers each: the entry's distance from the previous one's, the start line's distance from the
+    previous one's (zigzag, plus one), the start column, the number of lines, the end column. At import,
+    as there are only a few and no position table names a fn form."""
+    numbers = unpack_numbers(packed)
+    entry = line = i = 0
+    while i + 4 < len(numbers):
+        entry += numbers[i]
+        line += unzigzag(numbers[i + 1] - 1)
+        namespace["_k%d" % entry].span = (line, numbers[i + 2], line + numbers[i + 3], numbers[i + 4])
+        i += 5
+
+
 def decode_spans(namespace: dict[str, Any], packed: str, fn_spans: str = "") -> list[tuple[int, int, int, int, Any]]:
     """A built module's call-form spans, (line, col, end line, end col, form), from ``pack_numbers`` of
     five numbers per span: the start line's distance from the previous span's, the start column, the
     number of lines, the end column, the entry of the form (``_k<entry>``).
 
     ``fn_spans`` are the source spans of the module's ``(fn ...)`` forms as written (a call path
-    names a fn by its form's place, ``callpath.fn_position``), set on them now (``built_spans.set_fn_spans``
-    reads what ``built_spans.pack_fn_spans`` wrote)."""
+    names a fn by its form's place, ``callpath.fn_position``), set on them now (``set_fn_spans``)."""
     if fn_spans:
         set_fn_spans(namespace, fn_spans)
     numbers = unpack_numbers(packed)
@@ -158,4 +170,4 @@ def decode_spans(namespace: dict[str, Any], packed: str, fn_spans: str = "") -> 
     return spans
 
 
-__all__ = ["decode_constants", "bind_constants", "pack_numbers", "unpack_numbers", "decode_spans"]
+__all__ = ["decode_constants", "bind_constants", "pack_numbers", "unpack_numbers", "decode_spans", "set_fn_spans"]

@@ -17,13 +17,15 @@ body form's span (``callpath.fn_position``). So:
   whose whole spans a built module writes, packed (``pack_form_spans``, the fifth argument of
   ``_T``, for the quoted values that hold a list or a symbol); a module without any writes nothing;
 - written ``(fn ...)`` forms, which name a fn applied by a builtin in a call path, get their own
-  span (``pack_fn_spans``, about five characters a fn, the third argument of ``decode_spans``).
+  span (``pack_fn_spans``, about five characters a fn, the third argument of ``decode_spans``,
+  which sets them: ``built_constants.set_fn_spans``).
   Without it such a fn would be named by its first body form's place, now known, as a ``defn``'s
   fn (which its macro builds, spanless in the source too) rightly is.
 
 Call and quoted forms get their spans back on the first run-time compile (``spell_runtime.hooks``)
 or failure (``SpanTable.spans``) in the process, not at import (a built module loads no slower): a
-table registers itself when built (``register``) and ``restore_pending`` serves every pending one.
+table registers itself when built (``callpath.BUILT_TABLES``) and ``restore_pending`` serves every
+pending one.
 The few fn forms' spans are set at import (tens of microseconds for ``compile-300.spl``).
 
 Limits, each a difference from the source run only when such a form is compiled at run time:
@@ -38,7 +40,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, Optional
-from weakref import ref
 
 from .data import LineVector, PList, PVector, SpellMap, SpellSet, VectorView
 from .data.positions import child_spans_of, set_span, span_of
@@ -50,23 +51,12 @@ Span = tuple[int, int, int, int]
 _COLLECTIONS = (PList, PVector, LineVector, VectorView, SpellMap, SpellSet)
 """Form types that carry spans (``data.positions.set_span``)."""
 
-PENDING: list[Callable[[], Any]] = []
-"""Built modules' ``SpanTable``s whose spans have not been given back to their forms yet, held weakly:
-a process that runs many built modules (tests, a batch) keeps none alive for this, and restores only
-the live ones on its first need."""
-
-
-def register(table: Any) -> None:
-    """Note a built module's table: its forms get their spans back when first needed."""
-    PENDING.append(ref(table))
-
-
-def restore_pending() -> None:
-    """Give every registered live table's spans back to its forms (once per table; another thread may
-    be taking tables off the list at the same time)."""
+def restore_pending(pending: list[Callable[[], Any]]) -> None:
+    """Give every live table of ``pending`` (``callpath.BUILT_TABLES``: weak references) its spans back,
+    emptying it (once per table; another thread may be taking tables off the list at the same time)."""
     while True:
         try:
-            table = PENDING.pop()()
+            table = pending.pop()()
         except IndexError:
             return
         if table is not None:
@@ -102,7 +92,7 @@ def restore(table: Any) -> None:
 
 def pack_fn_spans(entries: list[tuple[int, Span]]) -> str:
     """``(entry, span)`` of ``(fn ...)`` forms, by entry: the entry's distance from the previous one's,
-    then the span (``_pack_span``) — what ``built_constants.decode_spans`` gives to ``set_fn_spans``."""
+    then the span (``_pack_span``) — what ``built_constants.decode_spans`` reads (``set_fn_spans`` there)."""
     out: list[int] = []
     previous = line = 0
     for entry, span in sorted(entries):
@@ -110,18 +100,6 @@ def pack_fn_spans(entries: list[tuple[int, Span]]) -> str:
         previous = entry
         line = _pack_span(span, line, out)
     return pack_numbers(out)
-
-
-def set_fn_spans(namespace: dict[str, Any], packed: str) -> None:
-    """Set on a built module's fn forms (``_k<entry>``) the spans ``pack_fn_spans`` wrote: at import, as
-    there are only a few and their spans are not otherwise known (no position table names a fn form)."""
-    numbers = unpack_numbers(packed)
-    entry = line = i = 0
-    while i + 4 < len(numbers):
-        entry += numbers[i]
-        line += unzigzag(numbers[i + 1] - 1)
-        namespace["_k%d" % entry].span = (line, numbers[i + 2], line + numbers[i + 3], numbers[i + 4])
-        i += 5
 
 
 # --------------------------------------------------------------------------- quoted forms
@@ -196,5 +174,5 @@ def quoted_spans(namespace: dict[str, Any], entries: str, packed: str) -> tuple[
     return tuple(namespace["_k%d" % n] for n in unpack_numbers(entries)), packed
 
 
-__all__ = ["PENDING", "register", "restore_pending", "restore", "pack_form_spans", "apply_form_spans",
-           "quoted_spans", "children", "pack_fn_spans", "set_fn_spans"]
+__all__ = ["restore_pending", "restore", "pack_form_spans", "apply_form_spans",
+           "quoted_spans", "children", "pack_fn_spans"]

@@ -22,6 +22,7 @@ The error's own position is found the same way by the first handler that sees it
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import CodeType, TracebackType
 from typing import Any, Optional
 
@@ -30,6 +31,13 @@ Position = tuple[int, int, int, int]
 
 MAX_PATH_LINES = 8
 """Call-path lines shown under an error's location line (deep recursion folds into fewer)."""
+
+BUILT_TABLES: list[Callable[[], Any]] = []
+"""Built modules' ``support.SpanTable``s (held weakly) whose forms have not had their spans back yet:
+each registers itself when built, and ``built_spans.restore_pending`` serves them on the first
+run-time compile or failure, or here when a call path names a fn (``fn_position``). Kept in this
+module, which every built module loads anyway, rather than in ``built_spans``: a built module's
+import then loads nothing for it."""
 
 _positions_cache: dict[int, tuple[CodeType, list[tuple[Optional[int], Optional[int], Optional[int], Optional[int]]]]] = {}
 """id(code) → (code, its co_positions). Keyed by identity: hashing a code object hashes its contents."""
@@ -251,13 +259,14 @@ def fn_name(frame: CallSite) -> str:
 
 def fn_position(fn_form: Any) -> Optional[Position]:
     """Where a fn stands: its form, else (a ``defn``'s fn, built by the macro) its first body form."""
-    from .built_spans import PENDING, restore_pending
     from .data.positions import span_of
 
     if fn_form is None:
         return None
-    if PENDING:  # a form of a built module: its call forms' spans are given back on first need
-        restore_pending()
+    if BUILT_TABLES:  # a form of a built module: its call forms' spans are given back on first need
+        from .built_spans import restore_pending
+
+        restore_pending(BUILT_TABLES)
     span = span_of(fn_form)
     if span is None:
         try:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .built_spans import PENDING, restore_pending
+from .built_spans import restore_pending
+from .callpath import BUILT_TABLES
 
 # Every door below that compiles forms first gives built modules' forms their spans back
 # (``built_spans``): forms a built module rebuilt are compiled at run time with their positions.
@@ -19,8 +20,8 @@ from .built_spans import PENDING, restore_pending
 
 def compile_fn(fn: Any) -> Callable[..., Any]:
     """Compile a Spell function value's body (caching the result on ``fn.code``)."""
-    if PENDING:
-        restore_pending()
+    if BUILT_TABLES:
+        restore_pending(BUILT_TABLES)
     from spellc.compiler import compile_spell_fn
 
     return compile_spell_fn(fn)
@@ -28,8 +29,8 @@ def compile_fn(fn: Any) -> Callable[..., Any]:
 
 def eval_form(D: Any, form: Any) -> Any:
     """Evaluate ``form`` in the binding table ``D``; definitions it makes do not escape."""
-    if PENDING:
-        restore_pending()
+    if BUILT_TABLES:
+        restore_pending(BUILT_TABLES)
     from spellc.compiler import eval_in
 
     return eval_in(D, form)
@@ -51,8 +52,8 @@ def apply_macro(D: Any, macro: Any, forms: tuple[Any, ...]) -> Any:
 
 def eval_expansion(D: Any, expansion: Any) -> Any:
     """Evaluate a macro expansion in ``D``; returns (value, undo list of escaping defs)."""
-    if PENDING:
-        restore_pending()
+    if BUILT_TABLES:
+        restore_pending(BUILT_TABLES)
     from spellc.compiler import run_form
 
     return run_form(D, expansion)
@@ -67,8 +68,8 @@ def read_all(text: str) -> Any:
 
 def compile_fn_form(form: Any) -> Callable[..., Any]:
     """Compile a ``(fn params body...)`` form's body afresh (used when compiled code went stale)."""
-    if PENDING:
-        restore_pending()
+    if BUILT_TABLES:
+        restore_pending(BUILT_TABLES)
     from spellc.compiler import compile_fn_form as compile_form
 
     return compile_form(form)
@@ -76,8 +77,8 @@ def compile_fn_form(form: Any) -> Callable[..., Any]:
 
 def subunit(form: Any, key: Any) -> Callable[..., Any]:
     """The cached unit for one element of a long body sequence."""
-    if PENDING:
-        restore_pending()
+    if BUILT_TABLES:
+        restore_pending(BUILT_TABLES)
     from spellc.compiler import compile_subunit
 
     return compile_subunit(form, key)

@@ -22,9 +22,9 @@ import sys
 from collections.abc import Callable
 from types import TracebackType
 from typing import Any, Optional
+from weakref import ref
 
-from . import built_spans
-from .callpath import CallSite, fill_pending, place_error, raw_position, site_in_frame
+from .callpath import BUILT_TABLES, CallSite, fill_pending, place_error, raw_position, site_in_frame
 from .context import CTX_KEY, Context, snapshot
 from .core.registry import BUILTINS, info_of
 from .data.atoms import Keyword, Symbol
@@ -506,7 +506,7 @@ class SpanTable(dict[Any, Any]):
         self._spell = spell
         self._spell_list: Optional[list[Any]] = None if isinstance(spell, str) else spell
         if isinstance(spell, str):  # a built module: its forms get their spans back when needed
-            built_spans.register(self)
+            BUILT_TABLES.append(ref(self))
 
     @property
     def spans(self) -> list[tuple[int, int, int, int, Any]]:
@@ -514,8 +514,10 @@ class SpanTable(dict[Any, Any]):
         (see ``pack_spans``) and they are unpacked on the first failure that needs them."""
         if self._spans is None:
             self._spans = unpack_spans(self._packed, self._forms)
-        if built_spans.PENDING:  # a failure in a built module: its call path may name forms' spans
-            built_spans.restore_pending()
+        if BUILT_TABLES:  # a failure in a built module: its call path may name forms' spans
+            from .built_spans import restore_pending
+
+            restore_pending(BUILT_TABLES)
         return self._spans
 
     @property

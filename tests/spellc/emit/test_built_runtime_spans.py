@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from spell_runtime import built_spans
+from spell_runtime.callpath import BUILT_TABLES
 from spell_runtime.data import PList, SpellMap, SpellSet, Symbol, plist, vec
 from spell_runtime.data.positions import child_spans_of, set_span, span_of
 
@@ -137,12 +138,12 @@ def _table_of(program: str) -> tuple[dict[str, Any], str]:
 def test_spans_are_given_back_on_first_need_not_at_import() -> None:
     program = "(defn g [x]\n  (inc (/ 1 0)))\n(defmacro m [] '(/ 1\n 0))"
     read = spellc.read_all(program)
-    built_spans.restore_pending()
+    built_spans.restore_pending(BUILT_TABLES)
     namespace, _ = _table_of(program)
     table = namespace["_T"]
-    assert [pending() for pending in built_spans.PENDING] == [table]
+    assert [pending() for pending in BUILT_TABLES] == [table]
     calls = {str(form): form for *_, form in table.spans if type(form) is PList}  # unpacking restores
-    assert built_spans.PENDING == []
+    assert BUILT_TABLES == []
     # every call form has the span it was read with: (inc (/ 1 0)) and (/ 1 0) in g's body
     body = read[0][3]
     assert span_of(body) is not None and span_of(calls["(inc (/ 1 0))"]) == span_of(body)
@@ -169,14 +170,14 @@ def test_written_fn_forms_get_their_spans_at_import() -> None:
 def test_a_table_is_held_weakly_until_its_spans_are_needed() -> None:
     import gc
 
-    built_spans.restore_pending()
+    built_spans.restore_pending(BUILT_TABLES)
     namespace, _ = _table_of("(defn f [x] (inc x))")
-    assert len(built_spans.PENDING) == 1
+    assert len(BUILT_TABLES) == 1
     del namespace
     gc.collect()
-    assert built_spans.PENDING[0]() is None  # the module is gone: nothing of it is kept for this
-    built_spans.restore_pending()
-    assert built_spans.PENDING == []
+    assert BUILT_TABLES[0]() is None  # the module is gone: nothing of it is kept for this
+    built_spans.restore_pending(BUILT_TABLES)
+    assert BUILT_TABLES == []
 
 
 def test_a_program_without_quoted_forms_writes_no_spans() -> None:
@@ -213,6 +214,6 @@ def test_a_form_shared_by_two_places_gets_no_span_rather_than_one_of_them() -> N
     places = [(key[0], key[2]) for (*_, form), key in zip(table.spans, table.spell) if str(form) == "(inc nil)"]
     shared = {id(form) for *_, form in table.spans if str(form) == "(inc nil)"}
     assert sorted(places) == [(2, 8), (3, 4)] and len(shared) == 1  # equal forms: one object, two places
-    built_spans.restore_pending()
+    built_spans.restore_pending(BUILT_TABLES)
     (form,) = [form for *_, form in table.spans if str(form) == "(inc nil)"][:1]
     assert span_of(form) is None
