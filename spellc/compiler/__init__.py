@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 import linecache
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any, Optional
 
 from spell_runtime import optimise, support
@@ -96,7 +96,7 @@ def _exec_module(mod: ast.Module, emitter: Emitter, filename: str, via_source: b
     table = emitter.table
     if via_source:
         source = python_text(mod)
-        entries = call_spans(mod, source, table)
+        entries = call_spans(mod, source, table, emitter.places)
         table = support.SpanTable([e[:5] for e in entries], (), filename, [e[5] for e in entries])
         code = compile(source, filename, "exec")
     else:
@@ -108,9 +108,11 @@ def _exec_module(mod: ast.Module, emitter: Emitter, filename: str, via_source: b
     return ns
 
 
-def call_spans(mod: ast.Module, source: str, table: dict[Any, Any]) -> list[tuple[int, int, int, int, Any, Any]]:
+def call_spans(mod: ast.Module, source: str, table: dict[Any, Any],
+               places: Collection[Any] = ()) -> list[tuple[int, int, int, int, Any, Any]]:
     """One (line, col, end line, end col, form, Spell position) span per call form, for code compiled from ``source``,
-    the ``ast.unparse`` text of ``mod`` (the path ``spellc build`` takes; see ``support.SpanTable``).
+    the ``ast.unparse`` text of ``mod`` (the path ``spellc build`` takes; see ``support.SpanTable``); and one,
+    with form None, per place that can fail outside a call form (``places``: ``Emitter.place_pos``).
 
     The unparsed source parses back to the same tree, so walking both trees in step pairs each
     generated node with its place in the text; a call form's span covers every node stamped with
@@ -122,7 +124,7 @@ def call_spans(mod: ast.Module, source: str, table: dict[Any, Any]) -> list[tupl
             break
         if isinstance(a, (ast.expr, ast.stmt)) and isinstance(b, (ast.expr, ast.stmt)):
             key = (a.lineno, a.end_lineno, a.col_offset, a.end_col_offset)
-            if key in table:
+            if key in table or key in places:
                 el, ec = b.end_lineno or b.lineno, b.end_col_offset or 0
                 span = spans.get(key)
                 if span is None:
@@ -132,7 +134,7 @@ def call_spans(mod: ast.Module, source: str, table: dict[Any, Any]) -> list[tupl
                         span[0], span[1] = b.lineno, b.col_offset
                     if (el, ec) > (span[2], span[3]):
                         span[2], span[3] = el, ec
-    return [(sl, sc, el, ec, table[key], key) for key, (sl, sc, el, ec) in spans.items()]
+    return [(sl, sc, el, ec, table.get(key), key) for key, (sl, sc, el, ec) in spans.items()]
 
 
 def _source_index(text: str) -> SourceIndex:
@@ -272,6 +274,8 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
         if id(form) not in named:
             named.add(id(form))
             emitter.consts["_k%d" % len(emitter.consts)] = form
+    if emitter.places:  # the form of a place's entry in the position table (``Emitter.place_pos``)
+        emitter.consts["_k%d" % len(emitter.consts)] = None
     mod = ast.Module(body=[*emitter.functions, *units], type_ignores=[])
     seen: set[int] = set()
     const_refs: list[ast.Name] = []
@@ -294,7 +298,7 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     # Host failures are attributed by position, so the table is keyed by positions in this very file.
     offset = header.count("\n")
     entry_of_form = {id(value): entry_of_name[name] for name, value in emitter.consts.items()}
-    spans = sorted(call_spans(mod, body, emitter.table), key=lambda span: (span[0], span[1]))
+    spans = sorted(call_spans(mod, body, emitter.table, emitter.places), key=lambda span: (span[0], span[1]))
     table_src = span_table_source([(sl + offset, sc, el + offset, ec, entry_of_form[id(f)])
                                    for sl, sc, el, ec, f, _ in spans],
                                   source_name, support.pack_spell_positions([key for *_, key in spans]),

@@ -122,6 +122,8 @@ class EmitterBase:
         self.consts: dict[str, Any] = {}
         self._const_ids: dict[int, str] = {}
         self.table: dict[tuple[int, int, int, int], Any] = {}
+        # Places that can fail outside any call form (``place_pos``): keys like the table's, no form.
+        self.places: set[tuple[int, int, int, int]] = set()
         self._used_pos: set[tuple[int, int, int, int]] = set()
         self._pos_of: dict[tuple[int, Optional[Pos]], Pos] = {}  # (id(call form), its pos) → call_pos's answer
         self._n = 0
@@ -222,6 +224,22 @@ class EmitterBase:
         self._used_pos.add((line, eline, col, ecol))
         self.table[(line, eline, col, ecol)] = form
         self._pos_of[key] = (line, col, eline, ecol)
+        return (line, col, eline, ecol)
+
+    def place_pos(self) -> Pos:
+        """A position unique in this module for the current node's place (``P.STACK``), where it can fail
+        outside any call form: a ``for`` clause's collection, ``reopen``'s checks, a namespace path.
+
+        Code compiled from the emitter's tree needs no record of it (its failures are placed by the
+        failing instruction's own position, ``callpath._site``), but a built module's text positions
+        mean nothing by themselves: its position table (``compiler.call_spans``) gets one entry with no
+        form for each such place, and only for them, so a failure there is placed as in the source
+        (issue 12.1) and a program without these constructs pays nothing."""
+        line, col, eline, ecol = P.STACK[-1]
+        while (line, eline, col, ecol) in self._used_pos:
+            ecol += 1
+        self._used_pos.add((line, eline, col, ecol))
+        self.places.add((line, eline, col, ecol))
         return (line, col, eline, ecol)
 
     # ------------------------------------------------------------------ dispatch

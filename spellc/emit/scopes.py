@@ -721,7 +721,9 @@ class ScopeEmitter(TypedEmitter):
                 item = self.tmp("_it")
                 with self.nested(1):
                     body = self.bind_pattern(c.pattern, P.name(item), node.pos) + build(i + 1)
-                return res.stmts + [P.for_(item, P.callname(H.FOR_ITEMS, res.expr), body)]
+                with P.at(self.place_pos()):  # a collection that is not seqable fails here
+                    items = P.callname(H.FOR_ITEMS, res.expr)
+                return res.stmts + [P.for_(item, items, body)]
             if type(c) is ir.ForWhen:
                 res = self.expr(c.test, inner_scope, info)
                 return res.stmts + [P.if_(self.truth(res.expr, False), build(i + 1))]

@@ -44,8 +44,10 @@ class ValueEmitter(EmitterBase):
                 v = get(v, k)
             if v is not None:
                 return Result([], self.const(v))
-            return Result([], P.callname(H.NS_STATIC, self.const(node.static_root), keys, self.const(node.whole)))
-        return Result([], P.callname(H.NS_PATH, P.name("D"), self.const(node.root), keys, self.const(node.whole)))
+        with P.at(self.place_pos()):  # a path that leads nowhere fails here
+            if node.has_static_root:
+                return Result([], P.callname(H.NS_STATIC, self.const(node.static_root), keys, self.const(node.whole)))
+            return Result([], P.callname(H.NS_PATH, P.name("D"), self.const(node.root), keys, self.const(node.whole)))
 
     def e_VectorLit(self, node: ir.VectorLit, scope: Scope, info: FnInfo) -> Result:
         stmts, exprs = self.exprs_in_order(node.items, scope, info)
@@ -58,4 +60,5 @@ class ValueEmitter(EmitterBase):
 
     def e_Reopen(self, node: ir.Reopen, scope: Scope, info: FnInfo) -> Result:
         stmts, exprs = self.exprs_in_order([node.quine, *node.extras], scope, info)
-        return Result(stmts, P.callname(H.REOPEN, exprs[0], P.tuple_(exprs[1:]), self.const(node.form)))
+        with P.at(self.place_pos()):  # its checks of the quine fail here
+            return Result(stmts, P.callname(H.REOPEN, exprs[0], P.tuple_(exprs[1:]), self.const(node.form)))
