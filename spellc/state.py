@@ -17,16 +17,18 @@ Slots, who writes them (W) and who reads them (R):
 * ``unit_cache`` — ``UnitKey`` → the unit of a top-level form (``compiler.compile_unit``): its compiled
   function, or for a ``def`` of a constant or a ``fn`` a ``spell_runtime.units`` object (``compiler.direct``).
   Keyed by the form's text (its exact source text when compiled incrementally, else its printed
-  text), its place (source name, span, and the compile options that change the code) and the epoch.
-  The span is part of the key because positions are compiled into the unit.
+  text), its place (source name, where its parts stand — ``compiler.places``: its span after exact
+  source text, else every span in its tree —, and the compile options that change the code) and
+  the epoch. The place is part of the key because positions are compiled into the unit.
 * ``unit_forms`` — ``UnitKey`` → the form an incremental unit was compiled from: its constants are
   that form's very objects, which the turn loop's identity caches key on (issue 14), so an equal
   text read into other objects compiles again.
-* ``sub_cache`` — ``(text, epoch)`` → the unit of one leading element of a long body sequence
+* ``sub_cache`` — ``(text, place, epoch)`` → the unit of one leading element of a long body sequence
   (``compiler.compile_subunit``, ``ir.SubUnits``); ``sub_by_form`` finds the same by the element's
   identity (``id(form)`` → ``(form, epoch, unit)``), bounded by ``SUB_BY_FORM_LIMIT``.
-* ``fn_cache`` — ``(text, epoch)`` → the compiled body of a function built as data
-  (``compiler.compile_fn_form``).
+* ``fn_cache`` — ``(text, places, epoch)`` → the compiled body of a ``fn`` form: a function built as
+  data, a user macro's expander, a body recompiled after the epoch moved (``compiler.compile_fn_form``).
+  ``places`` (``compiler.places.places_of``): every span in the form's tree.
 * ``expander_cache`` — ``id(expander)`` → ``(expander, wrapper fn)`` for user macros.
 * ``source_index`` — the line index (``analyze.analyzer.SourceIndex``) of the last source text
   compiled form by form, which unit keys are cut from.
@@ -66,10 +68,10 @@ BOUND: set[Symbol] = {Symbol("eval")}
 
 unit_cache: dict[UnitKey, Unit] = {}
 unit_forms: dict[UnitKey, Any] = {}
-sub_cache: dict[tuple[str, int], Unit] = {}
+sub_cache: dict[tuple[str, Any, int], Unit] = {}
 sub_by_form: dict[int, tuple[Any, int, Unit]] = {}
 SUB_BY_FORM_LIMIT = 100_000
-fn_cache: dict[tuple[str, int], Callable[..., Any]] = {}
+fn_cache: dict[tuple[str, Any, int], Callable[..., Any]] = {}
 expander_cache: dict[int, tuple[Any, Any]] = {}
 
 source_index: Any = None

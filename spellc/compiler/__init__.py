@@ -53,6 +53,7 @@ from ..emit.wrap import wrap_long_lines
 from ..state import EPOCH, SUB_BY_FORM_LIMIT, Unit, UnitKey, base_namespace
 from . import templates
 from .direct import direct_unit, is_direct
+from .places import place_key, places_of
 from .written_spans import QUOTED_IMPORT, fn_forms, quoted_forms, quoted_spans_source
 
 COMPILER_VERSION = "0.1.0"
@@ -168,11 +169,16 @@ def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[
     source = index if incremental else None
     # The key is the form's own source text when it has one (cutting it out is much cheaper than
     # printing the form), else its printed text.
-    key_text = (index.text_of(span_of(form)) if index is not None else None) or pr_str(form)
-    # The form's span is part of the key: positions are compiled into the unit (co_positions, the
-    # call-form table), so the same text standing at another place must not reuse a unit whose
-    # errors would name the first place's line and column.
-    key = UnitKey(key_text, source_name + variant(), span_of(form), incremental, via_source, EPOCH[0])
+    source_cut = index.text_of(span_of(form)) if index is not None else None
+    key_text = source_cut or pr_str(form)
+    # Where the form's parts stand is part of the key: positions are compiled into the unit
+    # (co_positions, the call-form table), so the same text standing at another place must not
+    # reuse a unit whose errors would name the first place's line and column. Exact source text
+    # and the form's span decide every sub-form's place; printed text does not (a macro expansion
+    # has no span of its own around the caller's argument forms), so then every span is taken
+    # (``places``). An incremental unit is only reused for the very form it was compiled from.
+    place = span_of(form) if incremental else place_key(form, source_cut is not None)
+    key = UnitKey(key_text, source_name + variant(), place, incremental, via_source, EPOCH[0])
     unit = state.unit_cache.get(key)
     if unit is not None and (not incremental or state.unit_forms.get(key) is form):
         return unit
@@ -217,7 +223,8 @@ def _compile_subunit_by_text(form: Any, key: Optional[str]) -> Unit:
     from spell_runtime.printer import pr_str
 
     text = (key if key is not None else pr_str(form)) + variant()
-    unit = state.sub_cache.get((text, EPOCH[0]))
+    place = place_key(form, key is not None)  # positions are compiled in (``places``)
+    unit = state.sub_cache.get((text, place, EPOCH[0]))
     if unit is None:
         base_namespace()
         with state.LOCK:
@@ -229,7 +236,7 @@ def _compile_subunit_by_text(form: Any, key: Optional[str]) -> Unit:
                 emitter = Emitter()
                 mod = emitter.emit_unit(node)
                 unit = _exec_module(mod, emitter, "<spell>")["_unit"]
-            state.sub_cache[(text, EPOCH[0])] = unit
+            state.sub_cache[(text, place, EPOCH[0])] = unit
     return unit
 
 
@@ -389,7 +396,8 @@ def compile_fn_form(form: Any) -> Callable[..., Any]:
 
     base_namespace()
     text = pr_str(form) + variant()
-    code = state.fn_cache.get((text, EPOCH[0]))
+    place = places_of(form)  # positions are compiled in: a body at another place compiles again (``places``)
+    code = state.fn_cache.get((text, place, EPOCH[0]))
     if code is None:
         node, _ = analyze_form(form)
         assert type(node) is Fn
@@ -398,7 +406,7 @@ def compile_fn_form(form: Any) -> Callable[..., Any]:
         emitter = Emitter()
         mod = emitter.emit_fn_module(node, "_fnbody")
         code = _exec_module(mod, emitter, "<spell fn>")["_fnbody"]
-        state.fn_cache[(text, EPOCH[0])] = code  # analysis may have moved the epoch
+        state.fn_cache[(text, place, EPOCH[0])] = code  # analysis may have moved the epoch
     return code
 
 
