@@ -28,7 +28,8 @@ returns the datum read at the *first* place, so code that later evaluates that d
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, cast
 
 from spell_runtime.data import LineVector, PList, PVector, SpellMap, SpellSet, Symbol, VectorView
 from spell_runtime.data.positions import child_spans_of, span_of
@@ -42,7 +43,7 @@ def places_of(form: Any) -> tuple[Any, ...]:
     of the tree's collections (with the form's text beside it in a key, the numbers say which
     collection each span belongs to). A tree with no recorded span gives ``()``."""
     out: list[Any] = []
-    stack = [form]
+    stack: list[Any] = [form]
     number = 0
     while stack:
         node = stack.pop()
@@ -55,7 +56,7 @@ def places_of(form: Any) -> tuple[Any, ...]:
             if type(node) is PList and node.first is S_QUOTE and node.count == 2:
                 number += 1  # quoted data: not part of the key (module docstring)
                 continue
-            kids = list(node)
+            kids = list(cast(Iterable[Any], node))  # PVector (a C type) is typed as object
         else:
             continue
         span = span_of(node)
