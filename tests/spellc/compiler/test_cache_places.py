@@ -13,11 +13,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from spell_runtime.data import Symbol, plist
+from spell_runtime.errors import SpellError
 
 import spellc
 import spellc.api
-from spell_runtime.data import Symbol, plist
-from spell_runtime.errors import SpellError
 from spellc import state
 from spellc.analyze import bound
 from spellc.compiler import optimisations, run_form
