@@ -104,25 +104,22 @@ def test_a_second_identical_element_of_a_long_body_fails_at_its_own_place() -> N
             assert info.value.position == span_at(text, 2, "(+ 1 y)")
 
 
-def test_the_same_text_at_the_same_place_still_finds_its_unit() -> None:
+def test_the_same_text_at_the_same_place_still_finds_its_unit(monkeypatch: pytest.MonkeyPatch) -> None:
     # what the caches are for: a program evaluated again (the turn loop re-reads its program)
     from spellc import compiler
 
     text = "(defmacro m [v] (list 'do v))\n(defn f [x] (m (+ x 1)) (m (+ x 1)))\n(f 1)"
     assert spellc.eval_string(text, "<p>") == 2
     compiled = len(state.unit_cache)
-    analyze = compiler.analyze_form
+    analyze = getattr(compiler, "analyze_form")
     calls = [0]
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         calls[0] += 1
         return analyze(*args, **kwargs)
 
-    compiler.analyze_form = counted  # type: ignore[assignment]
-    try:
-        assert spellc.eval_string(text, "<p>") == 2
-    finally:
-        compiler.analyze_form = analyze  # type: ignore[assignment]
+    monkeypatch.setattr(compiler, "analyze_form", counted)
+    assert spellc.eval_string(text, "<p>") == 2
     assert calls[0] == 0 and len(state.unit_cache) == compiled
 
 
