@@ -111,7 +111,8 @@ def test_the_same_text_at_the_same_place_still_finds_its_unit(monkeypatch: pytes
     text = "(defmacro m [v] (list 'do v))\n(defn f [x] (m (+ x 1)) (m (+ x 1)))\n(f 1)"
     assert spellc.eval_string(text, "<p>") == 2
     compiled = len(state.unit_cache)
-    analyze = getattr(compiler, "analyze_form")
+    from spellc.analyze.analyzer import analyze_form as analyze
+
     calls = [0]
 
     def counted(*args: Any, **kwargs: Any) -> Any:
