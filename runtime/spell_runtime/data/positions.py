@@ -41,6 +41,19 @@ def span_of(form: Any) -> Optional[Span]:
     return None if entry is None else entry[0]
 
 
+def spans_of(form: Any) -> tuple[Optional[Span], ChildSpans]:
+    """``(span_of(form), child_spans_of(form))`` with one look-up (``spellc.compiler.places``, on
+    the path of every cached macro expansion)."""
+    span = getattr(form, "span", MISSING)
+    if span is not MISSING:
+        return span, getattr(form, "child_spans", None)
+    entry = _vector_spans.get(form)
+    return (None, None) if entry is None else entry
+
+
+MISSING: Any = object()
+
+
 def child_spans_of(form: Any) -> ChildSpans:
     """The recorded spans of a collection form's children (in iteration order), or None."""
     spans = getattr(form, "child_spans", None)
