@@ -391,7 +391,8 @@ def compile_spell_fn(fn: Any) -> Callable[..., Any]:
 
 
 def compile_fn_form(form: Any) -> Callable[..., Any]:
-    """The compiled body of a ``(fn params body...)`` form under the current bindings (cached by text)."""
+    """The compiled body of a ``(fn params body...)`` form under the current bindings, cached by its
+    printed text and the places of its parts (``places``: a body standing elsewhere compiles again)."""
     from spell_runtime.printer import pr_str
 
     base_namespace()
