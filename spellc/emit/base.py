@@ -46,14 +46,19 @@ class Result:
 
 
 class Scope:
-    """A construct whose ``def``s are undone when it exits (fn body, let, loop, for, unit)."""
+    """A construct whose ``def``s are undone when it exits (fn body, let, loop, for, unit).
 
-    __slots__ = ("undo", "always_list", "used")
+    ``reloads``: a macro branch or late fallback whose escaping defs land in this scope reloads a
+    published body's parameter locals (``published_calls.macro_expr``, ``late.fallback``); a let,
+    loop or for then puts them back when it exits (``ScopeEmitter.param_saves``)."""
+
+    __slots__ = ("undo", "always_list", "used", "reloads")
 
     def __init__(self, undo: str, always_list: bool = False) -> None:
         self.undo = undo
         self.always_list = always_list
         self.used = False
+        self.reloads = False
 
 
 class ReturnExit:
@@ -158,6 +163,9 @@ class EmitterBase:
         # Issue 13: the function body being emitted publishes its parameters only around calls
         # (``published_calls``); private locals of a proven type and loop vectors kept as lists (``typed``).
         self.published: Optional[Published] = None
+        # How many parameter reloads (``Scope.reloads``) the function body being emitted has so far:
+        # a loop that holds one anywhere inside puts the parameters back (``ScopeEmitter.param_saves``).
+        self.param_reloads = 0
         # The second body of a closed self-recursive fn being emitted (``analyze.selfcalls``): its Python
         # name, which every call in it calls directly (``published_calls.second_call``), and whether it is
         # the body over longs; None elsewhere.
@@ -173,6 +181,11 @@ class EmitterBase:
         self.var_types: dict[str, str] = {}
         self.transients: frozenset[str] = frozenset()
         self.list_longs: dict[str, bool] = {}  # loop lists of longs → all >= 0 (analyze.elements)
+
+    def note_reload(self, scope: Scope) -> None:
+        """A published parameter reload whose escaping defs land in ``scope`` was just emitted."""
+        scope.reloads = True
+        self.param_reloads += 1
 
     # ------------------------------------------------------------------ names and constants
     def private_value(self, var: str) -> ast.expr:

@@ -86,6 +86,7 @@ def fallback(em: Emitter, node: ir.Late, scope: Scope) -> ast.expr:
     syms = tuple(em.private)
     locals_ = [em.private[s] for s in syms]
     assert em.published is not None and locals_ == list(em.published.locals_), "Late node in a private scope"
+    em.note_reload(scope)
     return reloaded(em, locals_, P.callname(H.LATE_PUB, P.name("D"), em.const(syms),
                                             P.tuple_([P.name(v) for v in locals_]), form_c, undo))
 

@@ -104,6 +104,7 @@ def macro_expr(em: Emitter, pub: Published, f: str, form_c: ast.expr, scope: Sco
     """The macro branch: value of the expansion. The helper extends the scope's undo list in place
     and answers the parameters' values afterwards then the value (``reloaded``)."""
     scope.used = True
+    em.note_reload(scope)  # an expansion may ``def`` a parameter: undone with ``scope`` (``Scope.reloads``)
     undo: ast.expr = P.name(scope.undo) if scope.always_list else P.walrus(
         scope.undo, P.or_(P.name(scope.undo), P.list_([])))
     if params_in_frame(pub.locals_):  # the helper reads D and the parameters from the frame (issue 12)

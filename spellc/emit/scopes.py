@@ -365,6 +365,32 @@ class ScopeEmitter(TypedEmitter):
         fewer than ``if undo is not None:``, and as fast; an empty list has nothing to restore.)"""
         return P.expr_stmt(P.and_(P.name(undo), P.callname(H.UNWIND, P.name("D"), P.name(undo))))
 
+    def param_saves(self) -> tuple[list[ast.stmt], list[ast.stmt]]:
+        """Keep a published body's parameter locals at a let, loop or for's entry, and put them back
+        as it exits (``_s1 = _p0`` ... ``_p0 = _s1``).
+
+        Why: a macro expansion (or late fallback) may ``def`` a parameter's name; the call site
+        reloads the local (``published_calls.macro_expr``), and the helper drops that def's undo
+        entry, since the name is not in ``D`` (``spell_runtime.published``). At the fn body's own
+        level that is exact: the def lasts until the body ends or a ``recur`` rebinds the
+        parameters. Inside a let, a loop body or a for it is not: the def is undone when the scope
+        exits (language.md §6.4: their result env is the env at their entry), so the local must
+        go back to its value at entry. Only normal exits put it back (statements after the scope's
+        ``try``, a loop's iteration top, a for's next element): a failure keeps the value at the
+        failure point, which is the error's env and the env a ``catch`` runs in (§6.5, Q13); a
+        ``return`` or a fn ``recur`` leaves the body or rebinds every parameter. A ``break`` out of
+        a let in a loop's tail skips the let's restore, so a loop puts the parameters back when any
+        reload sits anywhere inside it (``param_reloads``), not only in its own scope."""
+        if self.published is None or not self.published.locals_:
+            return [], []
+        kept = self.tmp("_s")
+        locals_ = self.published.locals_
+        if len(locals_) == 1:  # else one tuple, kept and unpacked (fewer nodes; a rare shape)
+            return [P.assign(kept, P.name(locals_[0]))], [P.assign(locals_[0], P.name(kept))]
+        tgt = P.node(ast.Tuple(elts=[P.store(v) for v in locals_], ctx=P.STORE))
+        return ([P.assign(kept, P.tuple_([P.name(v) for v in locals_]))],
+                [P.node(ast.Assign(targets=[tgt], value=P.name(kept)))])
+
     def _publish(self, body: ir.FnBody, params: list[str], jumps: bool,
                  undo: Optional[str]) -> tuple[list[ast.stmt], list[ast.stmt]]:
         """Saves and restores of a fn body whose parameters live in the env. With plain symbol
@@ -422,14 +448,18 @@ class ScopeEmitter(TypedEmitter):
         try:
             with self.nested(2):  # the scope's try/except/finally
                 body = self._let_body(node, scope, info, result_var)
+            # In tail context every way out returns, jumps or breaks (then a loop puts them back):
+            # nothing after the ``try`` runs, so nothing is kept.
+            kept, put_back = self.param_saves() if scope.reloads and node.ctx not in ir.TAIL_CTXS else ([], [])
             if node.private:
                 own = {b.pattern: self.private[b.pattern] for b in node.bindings}
                 pre = [P.assign(var, P.name(H.MISS)) for var in dict.fromkeys(own.values())]
-                return pre + self._scope_frame(scope, [], [], body, node.pos, privates=self._private_args(own))
+                return kept + pre + self._scope_frame(scope, [], [], body, node.pos,
+                                                      privates=self._private_args(own)) + put_back
         finally:
             self.private = saved_private
         saves, restores = self._saves(node.syms, node.pos)
-        return self._scope_frame(scope, saves, restores, body, node.pos)
+        return kept + self._scope_frame(scope, saves, restores, body, node.pos) + put_back
 
     def _let_body(self, node: ir.Let, scope: Scope, info: FnInfo, result_var: Optional[str]) -> list[ast.stmt]:
         """The bindings (into ``self.private`` when the let is private) and the body of a ``let``."""
@@ -481,6 +511,7 @@ class ScopeEmitter(TypedEmitter):
                 n = len(pre) - len(vars_)
                 pre = pre[:n] + [P.assign(vn, self.loop_init(vn, cast(ast.Assign, a).value))
                                  for vn, a in zip(vars_, pre[n:])]
+            reloads = self.param_reloads
             try:
                 with self.nested(3):  # the scope's try/except/finally and the while
                     body_stmts = self.seq_stmts(node.body, scope, info)
@@ -488,15 +519,19 @@ class ScopeEmitter(TypedEmitter):
             finally:
                 self.private = saved_private
                 self.leave_typed_loop(saved_typed)
+            kept, put_back = self.param_saves() if self.param_reloads != reloads else ([], [])
             top: list[ast.stmt] = []
             if scope.used:
                 top.append(self.unwind_if_any(scope.undo))
-            loop = P.while_true(top + body_stmts)
-            return pre + self._scope_frame(scope, [], [], [loop], node.pos, privates=privates)
+            loop = P.while_true(top + put_back + body_stmts)
+            after = put_back if node.ctx not in ir.TAIL_CTXS else []  # as for a let (let_stmts)
+            return pre + kept + self._scope_frame(scope, [], [], [loop], node.pos, privates=privates) + after
+        reloads = self.param_reloads
         with self.nested(3):
             body_stmts = self.seq_stmts(node.body, scope, info)
+        kept, put_back = self.param_saves() if self.param_reloads != reloads else ([], [])
         saves, restores = self._saves(node.syms, node.pos)
-        top = []
+        top = list(put_back)  # every iteration starts from the env at the loop's entry (see param_saves)
         if scope.used:
             top.append(self.unwind_if_any(scope.undo))
         direct: list[ast.stmt] = []
@@ -514,7 +549,7 @@ class ScopeEmitter(TypedEmitter):
         loop = P.while_true(top + body_stmts)
         # the saved outer values are what a pattern without a recur value falls back to
         out = self._scope_frame(scope, saves, restores, [loop], node.pos)
-        return pre + out
+        return pre + kept + out + (put_back if node.ctx not in ir.TAIL_CTXS else [])
 
     def _loop_rebind_now(self, tail: LoopExit, vals: ast.expr) -> list[ast.stmt]:
         """Re-bind loop variables from a recur request of any length (Q16), before ``continue``."""
@@ -704,6 +739,8 @@ class ScopeEmitter(TypedEmitter):
         acc = self.tmp("_acc")
         inner_scope = Scope(self.tmp("_u"))
         saves, restores = self._saves(node.syms, node.pos)
+        kept: list[ast.stmt] = []
+        put_back: list[ast.stmt] = []
 
         def build(i: int) -> list[ast.stmt]:
             if i == len(node.clauses):
@@ -711,6 +748,9 @@ class ScopeEmitter(TypedEmitter):
                 out = res.stmts + [P.expr_stmt(P.call(P.attr(P.name(acc), "append"), res.expr))]
                 if inner_scope.used:
                     out.append(self.unwind_if_any(inner_scope.undo))
+                if inner_scope.reloads:  # each element's body starts from the env at the for's entry
+                    kept[:], put_back[:] = self.param_saves()
+                    out.extend(put_back)
                 return out
             c = node.clauses[i]
             if type(c) is ir.ForIter:
@@ -735,8 +775,8 @@ class ScopeEmitter(TypedEmitter):
 
         with self.nested(2):
             body = build(0)
-        stmts = [P.assign(acc, P.list_([]))] + self._scope_frame(inner_scope, saves, restores, body, node.pos)
-        return Result(stmts, P.callname(H.VEC, P.name(acc)))
+        stmts = [P.assign(acc, P.list_([])), *kept] + self._scope_frame(inner_scope, saves, restores, body, node.pos)
+        return Result(stmts + put_back, P.callname(H.VEC, P.name(acc)))
 
     # ------------------------------------------------------------------ try / catch
     def e_Try(self, node: ir.Try, scope: Scope, info: FnInfo) -> Result:
