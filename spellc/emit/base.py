@@ -348,10 +348,27 @@ class EmitterBase:
         return _Nested(self, blocks, indents)
 
     # ------------------------------------------------------------------ combining sub-results
+    def emit_in_order(self, nodes: tuple[ir.Node, ...] | list[ir.Node], scope: Scope,
+                      info: FnInfo) -> tuple[list[Result], list[bool]]:
+        """Emit several expressions, left to right; and for each, whether it is a published
+        parameter's local that a later one may reassign (a macro branch or late fallback reloads
+        it: ``note_reload``). Such a ``Name`` must be read into a temporary before the later ones
+        run, like any expression with an effect, or it reads the value the later one left."""
+        results: list[Result] = []
+        after: list[int] = []
+        for n in nodes:
+            results.append(self.expr(n, scope, info))
+            after.append(self.param_reloads)
+        last = self.param_reloads
+        locals_ = self.published.locals_ if self.published is not None else ()
+        stale = [after[i] != last and isinstance(r.expr, ast.Name) and r.expr.id in locals_
+                 for i, r in enumerate(results)]
+        return results, stale
+
     def exprs_in_order(self, nodes: tuple[ir.Node, ...] | list[ir.Node], scope: Scope,
                        info: FnInfo) -> tuple[list[ast.stmt], list[ast.expr]]:
         """Emit several expressions that must be evaluated left to right."""
-        results = [self.expr(n, scope, info) for n in nodes]
+        results, stale = self.emit_in_order(nodes, scope, info)
         last_with_stmts = -1
         for i, r in enumerate(results):
             if r.stmts:
@@ -360,7 +377,7 @@ class EmitterBase:
         exprs: list[ast.expr] = []
         for i, r in enumerate(results):
             stmts.extend(r.stmts)
-            if i < last_with_stmts and not isinstance(r.expr, (ast.Constant, ast.Name)):
+            if i < last_with_stmts and (stale[i] or not isinstance(r.expr, (ast.Constant, ast.Name))):
                 t = self.tmp()
                 with P.at(nodes[i].pos):
                     stmts.append(P.assign(t, r.expr))

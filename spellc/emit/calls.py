@@ -76,10 +76,10 @@ class CallEmitter(FastPathEmitter):
         else:
             head = self.expr(node.head, scope, info)
         with self.nested(0, 2 if node.maybe_macro else 0):  # statement form: args inside the macro test's else
-            args = [self.expr(a, scope, info) for a in node.args]
+            args, stale = self.emit_in_order(node.args, scope, info)
         pos = self.call_pos(node.form, node.pos)
         with P.at(pos):
-            return self._call_expr(node, head, args, scope, pos)
+            return self._call_expr(node, head, args, scope, pos, stale)
 
     def _global_head(self, node: ir.Call) -> bool:
         """Is the head a global symbol read as ``D.get(sym)``, resolved further by ``_callee_g``?
@@ -90,7 +90,8 @@ class CallEmitter(FastPathEmitter):
         return (node.maybe_macro and self.published is None and type(h) is ir.Global
                 and h.sym is node.form.first)
 
-    def _call_expr(self, node: ir.Call, head: Result, args: list[Result], scope: Scope, pos: Pos) -> Result:
+    def _call_expr(self, node: ir.Call, head: Result, args: list[Result], scope: Scope, pos: Pos,
+                   stale: list[bool]) -> Result:
         """A call site as one expression: the common case inline, every rare path in a runtime helper.
 
         Shape (architecture.md §2.5)::
@@ -116,7 +117,7 @@ class CallEmitter(FastPathEmitter):
         if head.stmts or any(a.stmts for a in args):
             return self._call_stmts(node, head, args, scope, pos, self.tmp("_f"))
         if self.published is not None:
-            return self._published_call_expr(node, head, args, scope)
+            return self._published_call_expr(node, head, args, scope, stale)
         form_c = self.const(node.form)
         f = self.tmp("_f")
         head_form = self.const(node.form.first)
@@ -155,7 +156,8 @@ class CallEmitter(FastPathEmitter):
             scope.undo, P.or_(P.name(scope.undo), P.list_([])))
         return P.callname(H.MACRO_HERE, P.name(f), form_c, undo, *late.mark_args(self))
 
-    def _published_call_expr(self, node: ir.Call, head: Result, args: list[Result], scope: Scope) -> Result:
+    def _published_call_expr(self, node: ir.Call, head: Result, args: list[Result], scope: Scope,
+                             stale: list[bool]) -> Result:
         """A call site in a body whose parameters are published around calls (``published_calls``):
         arguments are evaluated into temporaries before the application, whose slow path hands the
         parameters' current values to the helper."""
@@ -165,8 +167,9 @@ class CallEmitter(FastPathEmitter):
         f = self.tmp("_f")
         stores: list[ast.expr] = []  # ``(_a1 := x1)``: what the condition evaluates, left to right
         arg_exprs: list[ast.expr] = []
-        for a in args:
-            if isinstance(a.expr, (ast.Constant, ast.Name)):  # a literal, a constant or a Python local
+        for a, later_reload in zip(args, stale):
+            # a literal, a constant or a Python local (unless a later argument may reassign it: ``emit_in_order``)
+            if isinstance(a.expr, (ast.Constant, ast.Name)) and not later_reload:
                 arg_exprs.append(a.expr)
             else:
                 an = self.tmp("_a")
