@@ -5,15 +5,12 @@ built module's position table; ``python built.py`` must print what ``spellc run`
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from built_vs_source import assert_built_fails_as_the_source
 
 import spellc
-from spellc.cli import main
 from spellc.compiler import build_module
 from spellc.emit.emitter import Emitter
 
@@ -41,21 +38,8 @@ PROGRAMS = [
 
 
 @pytest.mark.parametrize("what,program,first", PROGRAMS, ids=[p[0] for p in PROGRAMS])
-def test_the_built_module_places_the_failure_as_the_source_run(tmp_path: Path, what: str, program: str,
-                                                                first: str) -> None:
-    src = tmp_path / "prog.spl"
-    src.write_text(program, encoding="utf-8")
-    out = tmp_path / "prog_built.py"
-    with pytest.MonkeyPatch.context() as mp:  # in the source's folder: both name it "prog.spl"
-        mp.chdir(tmp_path)
-        source_run = CliRunner().invoke(main, ["run", "prog.spl"])
-        built = CliRunner().invoke(main, ["build", "prog.spl", "-o", str(out)])
-    assert built.exit_code == 0, built.output
-    run = subprocess.run([sys.executable, "-W", "ignore", str(out)], capture_output=True, text=True,
-                         cwd=tmp_path, timeout=120)
-    assert source_run.exit_code == 1 and run.returncode == 1
-    assert source_run.output.splitlines()[0] == first
-    assert run.stderr.strip().splitlines() == source_run.output.strip().splitlines()
+def test_the_built_module_places_the_failure_as_the_source_run(tmp_path: Path, what: str, program: str, first: str) -> None:
+    assert_built_fails_as_the_source(tmp_path, program, first)
 
 
 def _places(program: str) -> set[tuple[int, int, int, int]]:

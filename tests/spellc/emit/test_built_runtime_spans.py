@@ -4,20 +4,17 @@ the error text, position and call path that ``spellc run`` of the source reports
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
+from built_vs_source import assert_built_fails_as_the_source
 from spell_runtime import built_spans
 from spell_runtime.callpath import BUILT_TABLES
 from spell_runtime.data import PList, SpellMap, SpellSet, Symbol, plist, vec
 from spell_runtime.data.positions import child_spans_of, set_span, span_of
 
 import spellc
-from spellc.cli import main
 from spellc.compiler import build_module
 
 # (what is compiled at run time, the program, the first line both must print)
@@ -71,21 +68,8 @@ PROGRAMS = [
 
 
 @pytest.mark.parametrize("what,program,first", PROGRAMS, ids=[p[0] for p in PROGRAMS])
-def test_the_built_module_reports_what_the_source_run_reports(tmp_path: Path, what: str, program: str,
-                                                               first: str) -> None:
-    src = tmp_path / "prog.spl"
-    src.write_text(program, encoding="utf-8")
-    out = tmp_path / "prog_built.py"
-    with pytest.MonkeyPatch.context() as mp:  # in the source's folder: both name it "prog.spl"
-        mp.chdir(tmp_path)
-        source_run = CliRunner().invoke(main, ["run", "prog.spl"])
-        built = CliRunner().invoke(main, ["build", "prog.spl", "-o", str(out)])
-    assert built.exit_code == 0, built.output
-    run = subprocess.run([sys.executable, "-W", "ignore", str(out)], capture_output=True, text=True,
-                         cwd=tmp_path, timeout=120)
-    assert source_run.exit_code == 1 and run.returncode == 1
-    assert source_run.output.splitlines()[0] == first
-    assert run.stderr.strip().splitlines() == source_run.output.strip().splitlines()
+def test_the_built_module_reports_what_the_source_run_reports(tmp_path: Path, what: str, program: str, first: str) -> None:
+    assert_built_fails_as_the_source(tmp_path, program, first)
 
 
 # --------------------------------------------------------------------------- the pieces

@@ -248,5 +248,16 @@ def static_core_names(*names: str) -> Iterator[None]:
     bound.BOUND.update(was)
 
 
+def bound_names_restored() -> Iterator[None]:
+    """Body of an autouse fixture: after the test, the core names bound are those bound before it.
+    Units compiled while the test's names were bound are forgotten with them: reused, they would
+    not note those names again (a real process never forgets a bound name)."""
+    was = set(bound.BOUND)
+    yield
+    state.reset_caches()
+    bound.BOUND.clear()
+    bound.BOUND.update(was)
+
+
 __all__ = ["programs", "fn_program", "loop_program", "outcome", "outcomes_both_ways", "agree",
-           "static_core_names", "timeout_positions", "PRELUDE"]
+           "static_core_names", "bound_names_restored", "timeout_positions", "PRELUDE"]

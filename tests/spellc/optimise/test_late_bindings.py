@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from optimise_programs import PRELUDE, expr, outcome, outcomes_both_ways
+from optimise_programs import PRELUDE, bound_names_restored, expr, outcome, outcomes_both_ways
 
 import spellc
 from spellc import state
@@ -29,11 +29,7 @@ EVAL = spellc.symbol("eval")
 
 @pytest.fixture(autouse=True)
 def restore_bound() -> Iterator[None]:
-    was = set(bound.BOUND)
-    yield
-    state.reset_caches()  # units compiled while names were bound must not outlive the bindings
-    bound.BOUND.clear()
-    bound.BOUND.update(was)
+    yield from bound_names_restored()
 
 
 def fresh() -> None:

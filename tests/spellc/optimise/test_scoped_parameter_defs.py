@@ -18,10 +18,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from optimise_programs import agree, fn_program
-
-from spellc import state
-from spellc.analyze import bound
+from optimise_programs import agree, bound_names_restored, fn_program
 
 DC = "(defmacro dc [n v] (list 'def n v)) "
 """``(dc name value)``: a ``def`` of any name, made by a macro expansion in the caller's scope."""
@@ -29,11 +26,7 @@ DC = "(defmacro dc [n v] (list 'def n v)) "
 
 @pytest.fixture(autouse=True)
 def restore_bound() -> Iterator[None]:
-    was = set(bound.BOUND)
-    yield
-    state.reset_caches()  # units compiled while names were bound must not outlive the bindings
-    bound.BOUND.clear()
-    bound.BOUND.update(was)
+    yield from bound_names_restored()
 
 
 EXPECTED = [  # (program, its value by language.md §6.4)
