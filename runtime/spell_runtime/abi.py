@@ -215,7 +215,7 @@ def compiled_namespace() -> dict[str, Any]:
         H.RECUR_HERE: frame_paths.recur_here, H.FN_FAILED_HERE: frame_paths.fn_failed_here,
         H.CONV_HERE: frame_paths.conv_here, H.SEQ_FAILED_HERE: frame_paths.seq_failed_here,
         H.PRIV_FAILED_HERE: frame_paths.priv_failed_here, H.RESTORE_ALL: s.restore_all,
-        H.MACRO_HERE: s.macro_here, H.MACRO_PUB_HERE: published.macro_pub_here,
+        H.MACRO_HERE: frame_paths.macro_here, H.MACRO_PUB_HERE: frame_paths.macro_pub_here,
         "_op_add": num.add, "_op_sub": num.sub, "_op_mul": num.mul, "_op_lt": num.lt, "_op_gt": num.gt,
         "_op_le": num.le, "_op_ge": num.ge, "_op_inc": num.inc, "_op_dec": num.dec, "_op_neg": num.neg,
         "_op_zero": num.is_zero, "_op_pos": num.is_pos, "_op_negp": num.is_neg,

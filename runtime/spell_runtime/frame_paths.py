@@ -26,10 +26,13 @@ from __future__ import annotations
 
 import sys
 from types import FunctionType
-from typing import Any
+from typing import Any, Optional
 
 from .data.fn import recur_vals
-from .support import conv, fn_fail, priv_fail, recur_again, seq_fail
+from .data.hashmap import SpellMap
+from .data.plist import PList
+from .published import macro_call_published_into
+from .support import conv, fn_fail, macro_into, priv_fail, recur_again, seq_fail
 
 # ``abi.L``'s names (``abi`` loads this module into the compiled namespace, so it cannot be imported
 # here; ``tests/spellc/optimise/test_frame_paths.py`` checks that they agree).
@@ -101,4 +104,27 @@ def priv_failed_here(syms: tuple[Any, ...], vals: tuple[Any, ...]) -> BaseExcept
     return priv_fail(e, frame.f_locals[ENV], frame.f_globals[TABLE], syms, vals)
 
 
-__all__ = ["ENV", "HEAD", "INDEX", "TABLE", "conv_here", "fn_failed_here", "priv_failed_here", "recur_here", "seq_failed_here"]
+
+PARAM_LOCAL = "_p%d"
+"""How a body names the Python local of its ``i``-th parameter (``spellc.emit.scopes``);
+``macro_pub_here`` reads a published body's parameter values from its frame by these names."""
+
+
+def macro_here(m: SpellMap, form: PList, undo: list[Any], mark: Optional[list[Any]] = None) -> Any:
+    """``support.macro_into`` with ``D`` read from the calling frame: a call site's macro branch is
+    rare, so the frame is read there rather than ``D`` written at every site."""
+    return macro_into(sys._getframe(1).f_locals[ENV], m, form, undo, mark)
+
+
+def macro_pub_here(syms: tuple[Any, ...], m: Any, form: Any, undo: list[Any],
+                   mark: Optional[list[Any]] = None) -> tuple[Any, ...]:
+    """``published.macro_call_published_into`` with ``D`` and the parameters' values read from the
+    calling frame instead of ``D, (_p0, _p1, ...)`` written at every site. The parameters are the
+    locals ``_p0``, ``_p1``, ... of the body's function, or of a piece outlined from it, which
+    receives every parameter a macro branch inside reloads (``EmitterBase._outline``)."""
+    values = sys._getframe(1).f_locals
+    vals = tuple(values[PARAM_LOCAL % i] for i in range(len(syms)))
+    return macro_call_published_into(values[ENV], syms, vals, m, form, undo, mark)
+
+
+__all__ = ["ENV", "HEAD", "INDEX", "TABLE", "PARAM_LOCAL", "conv_here", "fn_failed_here", "macro_here", "macro_pub_here", "priv_failed_here", "recur_here", "seq_failed_here"]

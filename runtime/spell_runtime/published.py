@@ -25,7 +25,6 @@ from its handler, as for any private scope.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from typing import Any, Optional
 
@@ -125,27 +124,6 @@ def late_published_into(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[An
     if more:
         undo.extend(more)
     return (*after, value)
-
-
-PARAM_LOCAL = "_p%d"
-"""How a published body names the Python local of its ``i``-th parameter (``spellc.emit.scopes``);
-``macro_pub_here`` reads the parameters' values from the caller's frame by these names."""
-
-
-def _caller_params(syms: tuple[Any, ...]) -> tuple[dict[str, Any], tuple[Any, ...]]:
-    values = sys._getframe(2).f_locals
-    return values, tuple(values[PARAM_LOCAL % i] for i in range(len(syms)))
-
-
-def macro_pub_here(syms: tuple[Any, ...], m: Any, form: Any, undo: list[Any],
-                   mark: Optional[list[Any]] = None) -> tuple[Any, ...]:
-    """``macro_call_published_into`` with ``D`` and the parameters' values read from the calling
-    compiled frame (issue 12: the macro branch is rare, so the frame is read there instead of
-    ``D, (_p0, _p1, ...)`` written at every site). The parameters are the locals ``_p0``, ``_p1``,
-    ... of the body's function, or of a piece outlined from it, which receives every parameter a
-    macro branch inside reloads (``EmitterBase._outline``)."""
-    values, vals = _caller_params(syms)
-    return macro_call_published_into(values["D"], syms, vals, m, form, undo, mark)
 
 
 def to_list(v: Any) -> list[Any]:

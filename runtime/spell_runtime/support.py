@@ -301,13 +301,6 @@ def macro_into(D: dict[Any, Any], m: SpellMap, form: PList, undo: list[Any], mar
     return value
 
 
-def macro_here(m: SpellMap, form: PList, undo: list[Any], mark: Optional[list[Any]] = None) -> Any:
-    """``macro_into`` with ``D`` read from the calling compiled frame (issue 12): a call site's
-    macro branch is rare, so the frame is read there rather than ``D`` written at every site.
-    Only generated code calls it, directly, and every compiled function has ``D`` as a local."""
-    return macro_into(sys._getframe(1).f_locals["D"], m, form, undo, mark)
-
-
 def mark_core(mark: list[Any], entries: list[Any]) -> None:
     """Mark an activation's flag when the undo ``entries`` (one per binding made in its frame) bind
     a core builtin name: its static references to that name no longer hold (``spellc.analyze.late``)."""

@@ -33,7 +33,7 @@ import ast
 from typing import TYPE_CHECKING, Any, Optional
 
 from spell_runtime.abi import H
-from spell_runtime.published import PARAM_LOCAL
+from spell_runtime.frame_paths import PARAM_LOCAL
 
 from . import late
 from . import pyast as P
@@ -116,7 +116,7 @@ def macro_expr(em: Emitter, pub: Published, f: str, form_c: ast.expr, scope: Sco
 
 
 def params_in_frame(locals_: list[str]) -> bool:
-    """Are a published body's parameters the locals ``spell_runtime.published.macro_pub_here`` reads
+    """Are a published body's parameters the locals ``spell_runtime.frame_paths.macro_pub_here`` reads
     from the caller's frame (``_p0``, ``_p1``, ... in order)? Then the macro branch passes neither
     ``D`` nor their values (``macro_expr``; issue 12). The late fallback (``emit.late``) keeps them
     explicit: the legality tests count its evaluations by wrapping ``_late_pub`` in the namespace."""
