@@ -188,15 +188,14 @@ def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[
         node, _ = analyze_form(form, source=source, subunits=incremental)
         filename = source_name
         _register_source(filename, source_text)
-        direct = direct_unit(node, _exec_module, filename, via_source) if spine is None else None
-        if direct is not None:
-            unit = direct
+        if spine is None:
+            unit = _unit_of(node, filename, via_source)
         else:
             emitter = Emitter()
             mod = emitter.emit_unit(node)
             ns = _exec_module(mod, emitter, filename, via_source)
             unit = ns["_unit"]
-            if spine is not None and not via_source:
+            if not via_source:
                 templates.learn(templates.shape_key(spine, source_name, EPOCH[0]), spine, emitter.consts,
                                 emitter.table, ns, bool(emitter.functions))
         key = key._replace(epoch=EPOCH[0])  # analysis may have moved the epoch
@@ -204,6 +203,17 @@ def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[
         if incremental:
             state.unit_forms[key] = form
     return unit
+
+
+def _unit_of(node: Any, filename: str, via_source: bool) -> Unit:
+    """The unit of an analyzed top-level form: a direct def (``compiler.direct``), else its compiled
+    unit function."""
+    direct = direct_unit(node, _exec_module, filename, via_source)
+    if direct is not None:
+        return direct
+    emitter = Emitter()
+    mod = emitter.emit_unit(node)
+    return _exec_module(mod, emitter, filename, via_source)["_unit"]  # type: ignore[no-any-return]
 
 
 def compile_subunit(form: Any, key: Optional[str]) -> Unit:
@@ -229,13 +239,7 @@ def _compile_subunit_by_text(form: Any, key: Optional[str]) -> Unit:
         base_namespace()
         with state.LOCK:
             node, _ = analyze_form(form, subunits=True)
-            direct = direct_unit(node, _exec_module, "<spell>", False)
-            if direct is not None:
-                unit = direct
-            else:
-                emitter = Emitter()
-                mod = emitter.emit_unit(node)
-                unit = _exec_module(mod, emitter, "<spell>")["_unit"]
+            unit = _unit_of(node, "<spell>", False)
             state.sub_cache[(text, place, EPOCH[0])] = unit
     return unit
 
@@ -273,11 +277,8 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     quoted = quoted_forms(nodes)  # their spans are written (issue 12.1; spell_runtime.built_spans)
     fns = fn_forms(nodes)
     named = {id(value) for value in emitter.consts.values()}
-    for form in fns:  # fn forms whose spans are written: built once, by name
-        if id(form) not in named:
-            named.add(id(form))
-            emitter.consts["_k%d" % len(emitter.consts)] = form
-    for form in emitter.table.values():  # call forms the position table names: built once, by name
+    # fn forms whose spans are written and call forms the position table names: built once, by name
+    for form in [*fns, *emitter.table.values()]:
         if id(form) not in named:
             named.add(id(form))
             emitter.consts["_k%d" % len(emitter.consts)] = form
