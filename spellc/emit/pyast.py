@@ -334,10 +334,16 @@ def try_(body: Sequence[ast.stmt], handler_name: Optional[str], handler_body: Se
          finalbody: Optional[Sequence[ast.stmt]] = None, exc_type: str = "BaseException") -> ast.Try:
     """``try``/``except exc_type [as handler_name]``/``finally``; a handler whose helper takes the
     exception from ``sys.exc_info()`` (``spell_runtime.frame_paths``) binds no name."""
+    p = _STACK[-1]
     handlers = []
     if handler_body:
-        handlers = [_s(ast.ExceptHandler(type=name(exc_type), name=handler_name, body=list(handler_body)))]
-    return _s(ast.Try(body=list(body) or [_s(ast.Pass())], handlers=handlers, orelse=[], finalbody=list(finalbody or [])))
+        handler = _new(ast.ExceptHandler)
+        handler.__dict__ = {"type": name(exc_type), "name": handler_name, "body": list(handler_body), "lineno": p[0], "col_offset": p[1], "end_lineno": p[2], "end_col_offset": p[3]}
+        handlers = [handler]
+    node = _new(ast.Try)
+    node.__dict__ = {"body": list(body) or [_s(ast.Pass())], "handlers": handlers, "orelse": [],
+                     "finalbody": list(finalbody or []), "lineno": p[0], "col_offset": p[1], "end_lineno": p[2], "end_col_offset": p[3]}
+    return node
 
 
 def while_true(body: list[ast.stmt]) -> ast.While:
@@ -349,9 +355,13 @@ def for_(target: str, it: ast.expr, body: list[ast.stmt]) -> ast.For:
 
 
 def fndef(fname: str, params: list[str], body: list[ast.stmt]) -> ast.FunctionDef:
-    args = ast.arguments(posonlyargs=[], args=[_s(ast.arg(arg=p)) for p in params], vararg=None, kwonlyargs=[],
+    args = ast.arguments(posonlyargs=[], args=[_s(ast.arg(arg=a)) for a in params], vararg=None, kwonlyargs=[],
                          kw_defaults=[], kwarg=None, defaults=[])
-    return _s(ast.FunctionDef(name=fname, args=args, body=body or [_s(ast.Pass())], decorator_list=[], returns=None))
+    p = _STACK[-1]
+    node = _new(ast.FunctionDef)
+    node.__dict__ = {"name": fname, "args": args, "body": body or [_s(ast.Pass())], "decorator_list": [], "returns": None,
+                     "lineno": p[0], "col_offset": p[1], "end_lineno": p[2], "end_col_offset": p[3]}
+    return node
 
 
 A = TypeVar("A", bound=ast.AST)
