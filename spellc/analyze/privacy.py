@@ -42,6 +42,19 @@ inside out, so each enclosing scope's test stops at the nested scope instead of 
 (without it, ``n`` nested ``let``s cost n² node visits)."""
 
 
+# The node kinds the two walks below stop at, or look into, as sets: one membership test lets the
+# many nodes that are none of them (constants, locals, native ops...) through, where a chain of
+# ``t is ir.X`` tests took a dozen comparisons per node (issue 12).
+_OBSERVERS = frozenset({ir.Call, ir.Try, ir.For, ir.Reopen, ir.SubUnits, ir.Late})
+"""Kinds that make a scope observable (a ``Late`` node may evaluate its form dynamically: ``analyze.late``)."""
+_SUMMARIZED = frozenset({ir.BuiltinCall, ir.Let, ir.Loop, ir.Def, ir.Quine, ir.NsRef, ir.Fn})
+"""Kinds ``scope_summary`` looks at more closely."""
+_UNPUBLISHABLE = frozenset({ir.Try, ir.For, ir.Reopen, ir.SubUnits})
+"""Kinds that keep a function body's parameters out of Python locals (``publishable``)."""
+_PUBLISH_CHECKED = frozenset({ir.BuiltinCall, ir.Def, ir.Quine, ir.NsRef, ir.Let, ir.Loop, ir.Fn})
+"""Kinds ``publishable`` looks at more closely."""
+
+
 def scope_summary(nodes: Any, cache: Optional[SummaryCache] = None) -> Summary:
     """The summary of the code in ``nodes`` (one compiled function; ``fn`` literals are skipped)."""
     defs: set[Symbol] = set()
@@ -50,8 +63,11 @@ def scope_summary(nodes: Any, cache: Optional[SummaryCache] = None) -> Summary:
     while stack:
         n = stack.pop()
         t = type(n)
-        if t is ir.Call or t is ir.Try or t is ir.For or t is ir.Reopen or t is ir.SubUnits or t is ir.Late:
-            return None  # (a ``Late`` node may evaluate its form dynamically: ``analyze.late``)
+        if t not in _SUMMARIZED:
+            if t in _OBSERVERS:
+                return None
+            stack.extend(_children(n))
+            continue
         if t is ir.BuiltinCall and n.env:
             return None
         if t is ir.Let or t is ir.Loop:
@@ -99,8 +115,11 @@ def publishable(nodes: Any, names: frozenset[Symbol]) -> bool:
     while stack:
         n = stack.pop()
         t = type(n)
-        if t is ir.Try or t is ir.For or t is ir.Reopen or t is ir.SubUnits:
-            return False
+        if t not in _PUBLISH_CHECKED:
+            if t in _UNPUBLISHABLE:
+                return False
+            stack.extend(_children(n))
+            continue
         if t is ir.BuiltinCall and n.env:
             return False
         if (t is ir.Def or t is ir.Quine) and n.sym in names:
