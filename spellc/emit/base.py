@@ -257,7 +257,8 @@ class EmitterBase:
 
     # ------------------------------------------------------------------ dispatch
     def expr(self, node: ir.Node, scope: Scope, info: FnInfo) -> Result:
-        if self._too_deep(node):
+        # (the budgets are tested first: this runs once per IR node, and almost never that deep)
+        if (self.blocks >= BLOCK_BUDGET or self.indent >= INDENT_BUDGET) and self._too_deep(node):
             with P.at(node.pos):
                 return self._outline(lambda: self._parts(self.expr(node, scope, info)), scope)
         if self.edepth >= EXPR_BUDGET and type(node) not in _LEAVES:
@@ -354,13 +355,15 @@ class EmitterBase:
         parameter's local that a later one may reassign (a macro branch or late fallback reloads
         it: ``note_reload``). Such a ``Name`` must be read into a temporary before the later ones
         run, like any expression with an effect, or it reads the value the later one left."""
+        if self.published is None:  # no published parameter locals: nothing can be stale
+            return [self.expr(n, scope, info) for n in nodes], [False] * len(nodes)
         results: list[Result] = []
         after: list[int] = []
         for n in nodes:
             results.append(self.expr(n, scope, info))
             after.append(self.param_reloads)
         last = self.param_reloads
-        locals_ = self.published.locals_ if self.published is not None else ()
+        locals_ = self.published.locals_
         stale = [after[i] != last and isinstance(r.expr, ast.Name) and r.expr.id in locals_
                  for i, r in enumerate(results)]
         return results, stale
