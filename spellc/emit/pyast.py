@@ -48,19 +48,29 @@ def _s(node: N) -> N:
     return node
 
 
-class at:
-    """``with at(pos):`` — nodes made inside take ``pos`` (None keeps the current position)."""
+class _Pop:
+    """What ``at`` returns: leaving the ``with`` block pops the position ``at`` pushed."""
 
-    __slots__ = ("pos",)
-
-    def __init__(self, pos: Optional[Pos]) -> None:
-        self.pos = pos
+    __slots__ = ()
 
     def __enter__(self) -> None:
-        _STACK.append(self.pos if self.pos is not None else _STACK[-1])
+        return None
 
     def __exit__(self, *exc: object) -> None:
         _STACK.pop()
+
+
+_POP = _Pop()
+
+
+def at(pos: Optional[Pos]) -> _Pop:
+    """``with at(pos):`` — nodes made inside take ``pos`` (None keeps the current position).
+
+    The position is pushed by the call, and one shared object pops it: making a context-manager
+    object per use cost more than the push itself (the emitter positions ~700 blocks per module).
+    Only ever use it as ``with at(pos):``."""
+    _STACK.append(pos if pos is not None else _STACK[-1])
+    return _POP
 
 
 def node(n: N) -> N:
