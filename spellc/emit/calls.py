@@ -145,7 +145,7 @@ class CallEmitter(FastPathEmitter):
         if slow is None:
             slow = P.callname(H.APPLIER, P.name("D"), P.name(f), form_c)
         return P.ifexp(P.and_(P.is_(head_type, P.name(H.SPELL_FN)),
-                              P.compare(P.attr(P.name(f), "arity"), ast.Eq(), P.const(n))),
+                              P.compare(P.attr(P.name(f), "arity"), P.EQ, P.const(n))),
                        P.attr(P.name(f), "code"), slow)
 
     def _macro_into(self, f: str, form_c: ast.expr, scope: Scope) -> ast.expr:

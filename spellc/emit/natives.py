@@ -138,12 +138,12 @@ class NativeEmitter(EmitterBase):
             return P.callname(H.op(op), args[0])
         known = ac is KNOWN_INT
         if known and self._stays_long("add" if op == "inc" else "sub", [args[0], P.const(1)]):
-            return P.binop(ae, ast.Add() if op == "inc" else ast.Sub(), P.const(1))
+            return P.binop(ae, P.ADD if op == "inc" else P.SUB, P.const(1))
         if op == "inc":
-            bound = P.compare(P.walrus(r, P.binop(ae if known else a, ast.Add(), P.const(1))), ast.LtE(),
+            bound = P.compare(P.walrus(r, P.binop(ae if known else a, P.ADD, P.const(1))), P.LT_E,
                               P.const(LONG_MAX))
         else:
-            bound = P.compare(P.walrus(r, P.binop(ae if known else a, ast.Sub(), P.const(1))), ast.GtE(),
+            bound = P.compare(P.walrus(r, P.binop(ae if known else a, P.SUB, P.const(1))), P.GT_E,
                               _long_min())
         test = bound if known else P.and_(P.is_(P.callname("type", ae), P.name("int")), bound)
         return P.ifexp(test, P.name(r), P.callname(H.op(op), a))
@@ -185,9 +185,9 @@ class NativeEmitter(EmitterBase):
         if lit is not None and op in ("add", "sub"):
             upward = (lit >= 0) == (op == "add")  # the result can only grow past the top
             if upward:
-                return P.compare(result, ast.LtE(), P.const(LONG_MAX))
-            return P.compare(result, ast.GtE(), _long_min())
-        return P.chain(_long_min(), [ast.LtE(), ast.LtE()], [result, P.const(LONG_MAX)])
+                return P.compare(result, P.LT_E, P.const(LONG_MAX))
+            return P.compare(result, P.GT_E, _long_min())
+        return P.chain(_long_min(), [P.LT_E, P.LT_E], [result, P.const(LONG_MAX)])
 
     def _coll_op(self, op: str, args: list[ast.expr]) -> ast.expr:
         """A collection builtin with its most common case inline and the library function otherwise."""
@@ -225,7 +225,7 @@ class NativeEmitter(EmitterBase):
         i_eval = ops[1][0]
         test = P.and_(P.bitand(P.is_(P.callname("type", c_eval), P.name(H.PVECTOR)),
                                P.is_(P.callname("type", i_eval), P.name("int"))),
-                      P.chain(P.const(0), [ast.LtE(), ast.Lt()], [readers[1], P.callname("len", c)]))
+                      P.chain(P.const(0), [P.LT_E, P.LT], [readers[1], P.callname("len", c)]))
         return P.ifexp(test, P.subscript(c, readers[1]), slow)
 
     def _keyword_read(self, test: list[ast.expr], m: ast.expr, kw: ast.expr, default: Optional[ast.expr],
@@ -290,7 +290,7 @@ class NativeEmitter(EmitterBase):
             if type(c) in (Keyword, Symbol, bool):
                 return P.is_(xe, ye)
         checks = [P.is_(P.callname("type", xe), P.name("int")), P.is_(P.callname("type", ye), P.name("int"))]
-        return P.ifexp(P.bitand(*checks), P.compare(xa, ast.Eq(), ya), P.callname(H.SPELL_EQ, xa, ya))
+        return P.ifexp(P.bitand(*checks), P.compare(xa, P.EQ, ya), P.callname(H.SPELL_EQ, xa, ya))
 
 
 _Builder = Callable[[Any, str, list[ast.expr]], ast.expr]

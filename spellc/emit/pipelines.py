@@ -322,7 +322,7 @@ class PipelineEmitter(EmitterBase):
             cur = self.tmp("_x")
             body.append(P.assign(cur, value))
             if indexed:
-                body.append(P.assign(args[0], P.binop(P.name(args[0]), ast.Add(), P.const(1))))
+                body.append(P.assign(args[0], P.binop(P.name(args[0]), P.ADD, P.const(1))))
             if what == "keep":  # nil results drop (false stays)
                 body.append(P.if_(P.is_(P.name(cur), P.const(None)), [P.cont()]))
             elif what == "mapcat":  # each element of the result goes on, as the eager stage's seq_items

@@ -30,6 +30,16 @@ _OR = ast.Or()
 _NOT = ast.Not()
 _BITAND = ast.BitAnd()
 _USUB = ast.USub()
+# shared comparison and arithmetic operators for the emitter's modules (``P.IN`` …), as above
+IN = ast.In()
+NOT_IN = ast.NotIn()
+EQ = ast.Eq()
+NOT_EQ = ast.NotEq()
+LT = ast.Lt()
+LT_E = ast.LtE()
+GT_E = ast.GtE()
+ADD = ast.Add()
+SUB = ast.Sub()
 
 
 # Nodes are made by giving a bare instance its whole ``__dict__`` as one literal: ``ast.X(...)``
@@ -343,12 +353,17 @@ def ret(v: ast.expr) -> ast.Return:
 def try_(body: Sequence[ast.stmt], handler_name: Optional[str], handler_body: Sequence[ast.stmt],
          finalbody: Optional[Sequence[ast.stmt]] = None, exc_type: str = "BaseException") -> ast.Try:
     """``try``/``except exc_type [as handler_name]``/``finally``; a handler whose helper takes the
-    exception from ``sys.exc_info()`` (``spell_runtime.frame_paths``) binds no name."""
+    exception from ``sys.exc_info()`` (``spell_runtime.frame_paths``) binds no name.
+
+    A ``BaseException`` handler that binds no name is a bare ``except:`` — the same handler (it
+    catches everything) one ``ast`` node smaller and without the exception-type test at run time;
+    about a hundred of them in compile-300 (issue 12: compile time is paid per node)."""
     p = _STACK[-1]
     handlers = []
     if handler_body:
+        exc = None if exc_type == "BaseException" and handler_name is None else name(exc_type)
         handler = _new(ast.ExceptHandler)
-        handler.__dict__ = {"type": name(exc_type), "name": handler_name, "body": list(handler_body), "lineno": p[0], "col_offset": p[1], "end_lineno": p[2], "end_col_offset": p[3]}
+        handler.__dict__ = {"type": exc, "name": handler_name, "body": list(handler_body), "lineno": p[0], "col_offset": p[1], "end_lineno": p[2], "end_col_offset": p[3]}
         handlers = [handler]
     node = _new(ast.Try)
     node.__dict__ = {"body": list(body) or [_s(ast.Pass())], "handlers": handlers, "orelse": [],

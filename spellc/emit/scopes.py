@@ -111,7 +111,7 @@ class ScopeEmitter(TypedEmitter):
                 # hands the request back as its value: that test is the helper's.) The helper takes
                 # the body and ``D`` from this frame (``spell_runtime.frame_paths``).
                 v = self.tmp("_v")
-                plain = P.compare(P.callname("type", P.walrus(v, value)), ast.NotIn(), P.name(H.MAYBE_RECUR))
+                plain = P.compare(P.callname("type", P.walrus(v, value)), P.NOT_IN, P.name(H.MAYBE_RECUR))
                 again = P.callname(H.RECUR_HERE, P.name(v), P.name(L.HEAD), self.const(tail.form))
                 out.append(P.ret(P.ifexp(plain, P.name(v), again)))
             else:
@@ -133,7 +133,7 @@ class ScopeEmitter(TypedEmitter):
     @staticmethod
     def _maybe_marker(v: str) -> ast.expr:
         """Cheap pre-test before asking whether a value is a recur request: only maps can be."""
-        return P.compare(P.callname("type", P.name(v)), ast.In(), P.name(H.MAYBE_RECUR))
+        return P.compare(P.callname("type", P.name(v)), P.IN, P.name(H.MAYBE_RECUR))
 
     # ------------------------------------------------------------------ fn values, def, raising
     def e_Fn(self, node: ir.Fn, scope: Scope, info: FnInfo) -> Result:
@@ -655,7 +655,7 @@ class ScopeEmitter(TypedEmitter):
             arity_fail = P.raise_(P.callname(H.FAIL, P.callname(H.ARITY_TEXT, P.const(len(params)),
                                                                   P.callname("len", P.name(tail.recur_tuple_var))),
                                              self.const(body.form)))
-            unpack: list[ast.stmt] = [P.if_(P.compare(P.callname("len", P.name(tail.recur_tuple_var)), ast.NotEq(),
+            unpack: list[ast.stmt] = [P.if_(P.compare(P.callname("len", P.name(tail.recur_tuple_var)), P.NOT_EQ,
                                       P.const(len(params))), [arity_fail])]
             if params:
                 tgt = P.node(ast.Tuple(elts=[P.store(p) for p in params], ctx=P.STORE))
@@ -683,7 +683,7 @@ class ScopeEmitter(TypedEmitter):
         if info.static_refs:
             current: ast.expr = P.subscript(P.name(H.EPOCH), P.const(0))
             # ``_stale_here`` reads the body's arguments from its frame: the guard is the first statement.
-            guard = P.if_(current if epoch == 0 else P.compare(current, ast.NotEq(), P.const(epoch)),  # int: same test
+            guard = P.if_(current if epoch == 0 else P.compare(current, P.NOT_EQ, P.const(epoch)),  # int: same test
                           [P.ret(P.callname(H.STALE_HERE, self.const(body.form)))])
             pre.insert(0, guard)
         fn = P.fndef(fname, ["D", "_H", *params], pre + [P.try_(main, None, handler, fin)])

@@ -3,8 +3,6 @@ vector and map literals, ``reopen``."""
 
 from __future__ import annotations
 
-import ast
-
 from spell_runtime.abi import H
 
 from ..analyze import ir
@@ -26,7 +24,7 @@ class ValueEmitter(EmitterBase):
 
     def e_Global(self, node: ir.Global, scope: Scope, info: FnInfo) -> Result:
         s = self.const(node.sym)
-        return Result([], P.ifexp(P.compare(s, ast.In(), P.name("D")), P.subscript(P.name("D"), s),
+        return Result([], P.ifexp(P.compare(s, P.IN, P.name("D")), P.subscript(P.name("D"), s),
                                   P.callname(H.MISS_LOOKUP, P.name("D"), s)))
 
     def e_BuiltinRef(self, node: ir.BuiltinRef, scope: Scope, info: FnInfo) -> Result:
