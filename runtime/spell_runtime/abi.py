@@ -53,6 +53,7 @@ class H:
     MAYBE_RECUR: Final = "_MAYBE_RECUR"  # the types a recur request can have (a map or a marker)
     PVECTOR: Final = "_PVector"
     EPOCH: Final = "_EPOCH"
+    MOVED: Final = "_MOVED"  # issue 12: a body compiled at epoch 0 tests this (``epoch.MOVED``)
     # lookups and bindings
     MISS_LOOKUP: Final = "_miss"
     NS_PATH: Final = "_ns_path"
@@ -182,7 +183,7 @@ def compiled_namespace() -> dict[str, Any]:
     from .data.lookup import get
     from .data.vector import PVector, vec
     from .destructure import destructure
-    from .epoch import EPOCH
+    from .epoch import EPOCH, MOVED
     from .errors import SpellError
     from .keyword_assoc import assoc_keywords
     from .library import load
@@ -192,6 +193,7 @@ def compiled_namespace() -> dict[str, Any]:
     ns: dict[str, Any] = {
         H.MISS: s.MISS, H.NOTHING: s.NOTHING, H.NO_ENTRY: NO_ENTRY, H.SPELL_FN: SpellFn, H.SPELL_MAP: SpellMap,
         H.SPELL_ERROR: SpellError, H.MAYBE_RECUR: frozenset({SpellMap, RecurMarker}), H.PVECTOR: PVector, H.EPOCH: EPOCH,
+        H.MOVED: MOVED,
         H.MISS_LOOKUP: s.miss, H.NS_PATH: s.ns_path, H.NS_STATIC: s.ns_static, H.REC: s.rec, H.DEFINE: s.define,
         H.DEF_VALUE: DefValue, H.DEF_FN: DefFn,
         H.UNWIND: s.unwind, H.RESTORE: s.restore, H.PUBLISH: s.publish, H.DESTRUCTURE: destructure, H.LOOP_REBIND: s.loop_rebind,

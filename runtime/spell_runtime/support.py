@@ -373,7 +373,7 @@ def stale(code: Any, form: Any, D: dict[Any, Any], head: Any, args: tuple[Any, .
 
 def stale_here(form: Any) -> Any:
     """``stale`` for the body whose epoch guard calls it: the body's first statement is
-    ``if _EPOCH[0]: return _stale_here(form)``, so its frame still holds exactly its arguments
+    ``if _MOVED: return _stale_here(form)`` (``_EPOCH[0] != epoch`` after the epoch moved), so its frame still holds exactly its arguments
     (``D``, the head, the parameters, in that order) and nothing else has run. Reading them from the
     frame on this rare path keeps the guard to a few Python nodes in every compiled body (issue 12)."""
     frame = sys._getframe(1)

@@ -29,6 +29,7 @@ from collections.abc import Iterable
 
 from spell_runtime.core.registry import BUILTINS
 from spell_runtime.data import Symbol
+from spell_runtime.epoch import bump
 
 from ..state import BOUND, EPOCH, LOCK
 
@@ -47,5 +48,5 @@ def note_bound(names: Iterable[Symbol]) -> bool:
         return False
     with LOCK:
         BOUND.update(new)
-        EPOCH[0] += 1
+        bump()
     return True

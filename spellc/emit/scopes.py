@@ -681,10 +681,11 @@ class ScopeEmitter(TypedEmitter):
             pre.append(P.assign(ci, P.const(0)))  # before the parameter bindings, which can fail
         handler = [self._fn_handler(body, bool(private))]
         if info.static_refs:
-            current: ast.expr = P.subscript(P.name(H.EPOCH), P.const(0))
             # ``_stale_here`` reads the body's arguments from its frame: the guard is the first statement.
-            guard = P.if_(current if epoch == 0 else P.compare(current, P.NOT_EQ, P.const(epoch)),  # int: same test
-                          [P.ret(P.callname(H.STALE_HERE, self.const(body.form)))])
+            # At epoch 0 it is ``if _MOVED:`` (``spell_runtime.epoch.MOVED``: the same test, shorter).
+            moved = (P.name(H.MOVED) if epoch == 0
+                     else P.compare(P.subscript(P.name(H.EPOCH), P.const(0)), P.NOT_EQ, P.const(epoch)))
+            guard = P.if_(moved, [P.ret(P.callname(H.STALE_HERE, self.const(body.form)))])
             pre.insert(0, guard)
         fn = P.fndef(fname, ["D", "_H", *params], pre + [P.try_(main, None, handler, fin)])
         self.functions.append(fn)

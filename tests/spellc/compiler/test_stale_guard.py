@@ -54,3 +54,30 @@ def test_an_error_in_the_recompiled_body_keeps_its_position_env_and_trace() -> N
                          sorted(str(k) for k in (e.env or {}))))
     assert outcomes[0] == outcomes[1]
     assert outcomes[0][1] is not None and outcomes[0][1][0] == 3
+
+
+def test_a_body_compiled_at_epoch_zero_tests_moved_and_recompiles_once_a_builtin_is_bound() -> None:
+    """At epoch 0 the guard is ``if _MOVED:`` (``spell_runtime.epoch``); only a fresh process is still
+    at epoch 0 (this suite binds builtin names), so the program runs in one. Without optimisations
+    no body refers to a builtin directly: nothing is guarded, the same values."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import spellc\n"
+        "from spell_runtime import epoch, support\n"
+        "from spellc.compiler import optimisations\n"
+        "assert epoch.EPOCH == [0] and epoch.MOVED == [], (epoch.EPOCH, epoch.MOVED)\n"
+        "calls = []\n"
+        "real = support.stale\n"
+        "support.stale = lambda code, form, D, head, args: calls.append(args) or real(code, form, D, head, args)\n"
+        "with optimisations(%s):\n"
+        "    print(list(spellc.eval_string(%r)), epoch.EPOCH, epoch.MOVED, calls)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    for on in (True, False):
+        out = subprocess.run([sys.executable, "-c", script % (on, PROGRAM)], capture_output=True, text=True,
+                             env=env, check=False)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.strip() == "[4, 12, 25] [1] [1] %s" % ("[(1, 2), (3, -5)]" if on else "[]")

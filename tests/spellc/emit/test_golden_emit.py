@@ -62,8 +62,8 @@ def emitted(src: str) -> str:
         finally:
             state.BOUND.clear()
             state.BOUND.update(saved)
-    # at epoch 0 the guard is the plain truth test `if _EPOCH[0]:` (the same test, shorter)
-    text = re.sub(r"_EPOCH\[0\](?: != \d+)?:", "_EPOCH[0] != EPOCH:", text)
+    # at epoch 0 the guard is the truth test `if _MOVED:` (spell_runtime.epoch: the same test, shorter)
+    text = re.sub(r"_MOVED:|_EPOCH\[0\] != \d+:", "_EPOCH[0] != EPOCH:", text)
     # the entry into a second body over longs tests the epoch too (issue 13.1, published_calls)
     return re.sub(r"_EPOCH\[0\] == \d+", "_EPOCH[0] == EPOCH", text)
 
