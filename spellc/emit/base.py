@@ -160,6 +160,9 @@ class EmitterBase:
         # Where values in tail context leave (the innermost fn body, loop or unit being emitted);
         # None where they are wanted as values instead: in an outlined body and a catch handler.
         self.exit: Optional[Exit] = None
+        # How many Python loops enclose the code being emitted (``loop``, ``for``, inlined sequence
+        # functions): a global read there keeps its inline shape (``ValueEmitter.e_Global``).
+        self.loops = 0
         # Issue 13: the function body being emitted publishes its parameters only around calls
         # (``published_calls``); private locals of a proven type and loop vectors kept as lists (``typed``).
         self.published: Optional[Published] = None

@@ -109,6 +109,7 @@ class FastPathEmitter(PipelineEmitter):
         self.int_vars, self.var_types, self.transients = set(self.int_vars), dict(self.var_types), self.transients
         inner = Scope(self.tmp("_u"))
         assoc = _assoc_body(fn)
+        self.loops += 1
         try:
             with self.nested(3):  # try, for, and the body sequence's handler
                 if assoc is not None:
@@ -125,6 +126,7 @@ class FastPathEmitter(PipelineEmitter):
         finally:
             self.private, self.int_vars, self.var_types, self.transients = saved
             self.exit = saved_exit
+            self.loops -= 1
         if inner.used:  # defs are refused by _inlinable; a scope that needs undoing is not inlined
             return None
         if assoc is not None:

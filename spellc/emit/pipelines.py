@@ -242,6 +242,7 @@ class PipelineEmitter(EmitterBase):
         saved_exit, self.exit = self.exit, None  # inline bodies' values are wanted as values
         self.int_vars, self.var_types = set(self.int_vars), dict(self.var_types)
         inner = Scope(self.tmp("_u"))
+        self.loops += 1
         try:
             with self.nested(loops + 1, ifs):  # + a body sequence's handler
                 body, frames, cur = self._stage_steps(stages, x, counters, inner, info)
@@ -249,6 +250,7 @@ class PipelineEmitter(EmitterBase):
         finally:
             self.private, self.int_vars, self.var_types, self.transients = saved
             self.exit = saved_exit
+            self.loops -= 1
         if inner.used:
             return None
         for outer, y, items in reversed(frames):  # each mapcat's loop holds what comes after it
@@ -280,7 +282,7 @@ class PipelineEmitter(EmitterBase):
                 with P.at(places[-1]):
                     result = P.call(self.const(node.value), P.name(head_vals[0]), result)
         if kv:  # for k, v in the pairs reduce-kv walks
-            target = P.node(ast.Tuple(elts=[P.store(n) for n in kv], ctx=ast.Store()))
+            target = P.node(ast.Tuple(elts=[P.store(n) for n in kv], ctx=P.STORE))
             loop: ast.stmt = P.node(ast.For(target=target, iter=P.callname(H.KV_PAIRS, P.name(coll_val)),
                                             body=body, orelse=[]))
         else:

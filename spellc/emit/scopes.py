@@ -493,10 +493,12 @@ class ScopeEmitter(TypedEmitter):
         # Private: the loop variables themselves hold the bindings (see analyze.privacy).
         tail = LoopExit(result_var, vars_, self.tmp("_lt"), tuple(node.patterns) if node.private else None)
         saved_exit, self.exit = self.exit, tail
+        self.loops += 1
         try:
             return self._loop_scope(node, scope, info, tail, vars_, pre)
         finally:
             self.exit = saved_exit
+            self.loops -= 1
 
     def _loop_scope(self, node: ir.Loop, scope: Scope, info: FnInfo, tail: LoopExit, vars_: list[str],
                     pre: list[ast.stmt]) -> list[ast.stmt]:
@@ -774,8 +776,12 @@ class ScopeEmitter(TypedEmitter):
                 lets += res.stmts + self.bind_pattern(b.pattern, res.expr, node.pos)
             return lets + build(i + 1)
 
-        with self.nested(2):
-            body = build(0)
+        self.loops += 1
+        try:
+            with self.nested(2):
+                body = build(0)
+        finally:
+            self.loops -= 1
         stmts = [P.assign(acc, P.list_([])), *kept] + self._scope_frame(inner_scope, saves, restores, body, node.pos)
         return Result(stmts + put_back, P.callname(H.VEC, P.name(acc)))
 

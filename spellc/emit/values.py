@@ -23,7 +23,12 @@ class ValueEmitter(EmitterBase):
         return Result([], P.subscript(P.name("D"), self.const(node.sym)))
 
     def e_Global(self, node: ir.Global, scope: Scope, info: FnInfo) -> Result:
+        """``D[k] if k in D else _miss(D, k)`` inline where the read may run often (fn bodies, loops:
+        a helper call costs a Python call per read, issue 12); in a unit's code outside loops, which
+        runs once per evaluation, the same read as one helper call, ``_global(D, k)``."""
         s = self.const(node.sym)
+        if not info.is_fn and not self.loops:
+            return Result([], P.callname(H.GLOBAL, P.name("D"), s))
         return Result([], P.ifexp(P.compare(s, P.IN, P.name("D")), P.subscript(P.name("D"), s),
                                   P.callname(H.MISS_LOOKUP, P.name("D"), s)))
 
