@@ -123,7 +123,8 @@ class H:
     PIPE_ITEMS: Final = "_pipe_items"
     KV_PAIRS: Final = "_kv_pairs"
     GROUPED: Final = "_grouped"
-    # issue 13.5: a static reference's dynamic evaluation after a run-time binding (spellc.emit.late)
+    # issue 13.5: a static reference's dynamic evaluation after a run-time binding (spellc.emit.late);
+    # modules built before LATE_HERE/LATE_PUB_HERE (issue 12) call these
     LATE: Final = "_late"
     LATE_PUB: Final = "_late_pub"
     # issue 12: the rare paths of fn bodies and scope handlers, reading the caller's frame
@@ -137,6 +138,9 @@ class H:
     # issue 12: the rare macro branches read ``D`` (and published parameters) from the frame
     MACRO_HERE: Final = "_macro_here"
     MACRO_PUB_HERE: Final = "_macro_pub_here"
+    # issue 12: the late references' dynamic evaluations too (LATE and LATE_PUB are what they replace)
+    LATE_HERE: Final = "_late_here"
+    LATE_PUB_HERE: Final = "_late_pub_here"
 
     @staticmethod
     def op(name: str) -> str:
@@ -219,6 +223,7 @@ def compiled_namespace() -> dict[str, Any]:
         H.CONV_HERE: frame_paths.conv_here, H.SEQ_FAILED_HERE: frame_paths.seq_failed_here,
         H.PRIV_FAILED_HERE: frame_paths.priv_failed_here, H.RESTORE_ALL: s.restore_all,
         H.MACRO_HERE: frame_paths.macro_here, H.MACRO_PUB_HERE: frame_paths.macro_pub_here,
+        H.LATE_HERE: frame_paths.late_here, H.LATE_PUB_HERE: frame_paths.late_pub_here,
         "_op_add": num.add, "_op_sub": num.sub, "_op_mul": num.mul, "_op_lt": num.lt, "_op_gt": num.gt,
         "_op_le": num.le, "_op_ge": num.ge, "_op_inc": num.inc, "_op_dec": num.dec, "_op_neg": num.neg,
         "_op_zero": num.is_zero, "_op_pos": num.is_pos, "_op_negp": num.is_neg,
@@ -231,7 +236,7 @@ def compiled_namespace() -> dict[str, Any]:
 
 
 LEGACY: Final = frozenset({"APPLY", "FN_FAIL", "MACRO_CALL", "MACRO_CALL_PUB", "MACRO_INTO", "STALE",
-                           "RECUR_VALUE", "FN_FAILED", "SEQ_FAIL", "PRIV_FAIL"})
+                           "RECUR_VALUE", "FN_FAILED", "SEQ_FAIL", "PRIV_FAIL", "LATE", "LATE_PUB"})
 """``H`` members the emitter no longer writes but modules built by earlier versions of it call
 (``spellc build`` output imports this namespace): kept so that those modules still run."""
 

@@ -31,8 +31,8 @@ from typing import Any, Optional
 from .data.fn import recur_vals
 from .data.hashmap import SpellMap
 from .data.plist import PList
-from .published import macro_call_published_into
-from .support import conv, fn_fail, macro_into, priv_fail, recur_again, seq_fail
+from .published import late_published_into, macro_call_published_into
+from .support import conv, fn_fail, late, macro_into, priv_fail, recur_again, seq_fail
 
 # ``abi.L``'s names (``abi`` loads this module into the compiled namespace, so it cannot be imported
 # here; ``tests/spellc/optimise/test_frame_paths.py`` checks that they agree).
@@ -127,4 +127,21 @@ def macro_pub_here(syms: tuple[Any, ...], m: Any, form: Any, undo: list[Any],
     return macro_call_published_into(values[ENV], syms, vals, m, form, undo, mark)
 
 
-__all__ = ["ENV", "HEAD", "INDEX", "TABLE", "PARAM_LOCAL", "conv_here", "fn_failed_here", "macro_here", "macro_pub_here", "priv_failed_here", "recur_here", "seq_failed_here"]
+def late_here(form: Any, undo: list[Any]) -> Any:
+    """``support.late`` with ``D`` read from the calling frame: a late reference's dynamic
+    evaluation runs only once its activation's flag is marked (``spellc.emit.late``), so the frame
+    is read there rather than ``D`` written at every site (issue 12)."""
+    return late(sys._getframe(1).f_locals[ENV], form, undo)
+
+
+def late_pub_here(syms: tuple[Any, ...], form: Any, undo: list[Any]) -> tuple[Any, ...]:
+    """``published.late_published_into`` with ``D`` and the parameters' values read from the calling
+    frame (the locals ``_p0``, ``_p1``, ... as ``macro_pub_here`` reads them) instead of
+    ``D, (_p0, _p1, ...)`` written at every site."""
+    values = sys._getframe(1).f_locals
+    vals = tuple(values[PARAM_LOCAL % i] for i in range(len(syms)))
+    return late_published_into(values[ENV], syms, vals, form, undo)
+
+
+__all__ = ["ENV", "HEAD", "INDEX", "TABLE", "PARAM_LOCAL", "conv_here", "fn_failed_here", "late_here", "late_pub_here",
+           "macro_here", "macro_pub_here", "priv_failed_here", "recur_here", "seq_failed_here"]

@@ -8,12 +8,12 @@ can see the binding: a call site's user-macro branch hands it to ``_macro_here``
 which mark it when the expansion's escaping defs bind a core name (``support.mark_core``); a
 ``catch`` handler and sub-units mark it always. The node becomes::
 
-    _late(D, form, _u := _u or []) if _mx else <its static code>
+    _late_here(form, _u := _u or []) if _mx else <its static code>
 
-``_late`` (``spell_runtime.support.late``) evaluates the node's form afresh in ``D`` — compiled
-when it runs, so under the bindings of that moment — with its escaping defs appended to the
-scope's undo list, exactly as a macro expansion at that place is evaluated. In a body whose
-parameters are published around calls (``emit.published_calls``), ``_late_pub`` publishes them
+``_late_here`` (``spell_runtime.frame_paths``: ``support.late`` with ``D`` read from the frame, a
+rare path) evaluates the node's form afresh in ``D`` — compiled when it runs, so under the
+bindings of that moment — with its escaping defs appended to the scope's undo list, exactly as a macro expansion at that place is evaluated. In a body whose
+parameters are published around calls (``emit.published_calls``), ``_late_pub_here`` publishes them
 around that evaluation and hands back their values afterwards, which are reloaded into the
 locals (an expansion it runs may ``def`` one), as the macro branch does. In a fn body's tail, a
 node whose static code never yields a map has only its dynamic value checked for a recur request
@@ -30,6 +30,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from spell_runtime.abi import H
+from spell_runtime.frame_paths import PARAM_LOCAL
 
 from ..analyze import ir
 from . import pyast as P
@@ -80,15 +81,17 @@ def fallback(em: Emitter, node: ir.Late, scope: Scope) -> ast.expr:
         scope.undo, P.or_(P.name(scope.undo), P.list_([])))
     form_c = em.const(node.form)
     if not em.private:
-        return P.callname(H.LATE, P.name("D"), form_c, undo)
+        return P.callname(H.LATE_HERE, form_c, undo)
     # Only a published body's parameters can be Python locals here: a private scope holds no
     # ``Late`` node (``analyze.privacy`` counts one as an observer).
     syms = tuple(em.private)
     locals_ = [em.private[s] for s in syms]
     assert em.published is not None and locals_ == list(em.published.locals_), "Late node in a private scope"
     em.note_reload(scope)
-    return reloaded(em, locals_, P.callname(H.LATE_PUB, P.name("D"), em.const(syms),
-                                            P.tuple_([P.name(v) for v in locals_]), form_c, undo))
+    # ``_late_pub_here`` reads ``D`` and the parameter locals from the frame (issue 12): a published
+    # body's parameters are always the locals ``_p0``, ``_p1``, ... (``ScopeEmitter._fn_body``).
+    assert locals_ == [PARAM_LOCAL % i for i in range(len(locals_))], locals_
+    return reloaded(em, locals_, P.callname(H.LATE_PUB_HERE, em.const(syms), form_c, undo))
 
 
 def reloaded(em: Emitter, locals_: list[str], call: ast.expr) -> ast.expr:

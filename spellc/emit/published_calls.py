@@ -118,8 +118,7 @@ def macro_expr(em: Emitter, pub: Published, f: str, form_c: ast.expr, scope: Sco
 def params_in_frame(locals_: list[str]) -> bool:
     """Are a published body's parameters the locals ``spell_runtime.frame_paths.macro_pub_here`` reads
     from the caller's frame (``_p0``, ``_p1``, ... in order)? Then the macro branch passes neither
-    ``D`` nor their values (``macro_expr``; issue 12). The late fallback (``emit.late``) keeps them
-    explicit: the legality tests count its evaluations by wrapping ``_late_pub`` in the namespace."""
+    ``D`` nor their values (``macro_expr``; issue 12), nor does the late fallback (``emit.late``)."""
     return locals_ == [PARAM_LOCAL % i for i in range(len(locals_))]
 
 

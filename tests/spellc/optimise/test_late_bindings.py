@@ -172,12 +172,17 @@ def test_sub_units_binding_a_core_name() -> None:
 
 
 def count_fallbacks() -> tuple[Callable[[], int], Callable[[], None]]:
-    """Count the dynamic evaluations of late references (``_late``/``_late_pub``) from now on."""
+    """Count the dynamic evaluations of late references from now on: the evaluations that
+    ``_late_here``/``_late_pub_here`` hand on after reading the frame (``frame_paths``: a wrapper in
+    the compiled namespace would be the frame they read), and ``_late``/``_late_pub`` calls."""
+    from spell_runtime import frame_paths
+
     base = state.base_namespace()  # make sure it is built; modules copy their globals from it
     assert state._base is not None
     ns = state._base
     calls = [0]
     saved = {k: ns[k] for k in ("_late", "_late_pub")}
+    saved_here = {k: getattr(frame_paths, k) for k in ("late", "late_published_into")}
 
     def wrap(f: Any) -> Any:
         def counted(*a: Any) -> Any:
@@ -187,10 +192,14 @@ def count_fallbacks() -> tuple[Callable[[], int], Callable[[], None]]:
 
     for k, f in saved.items():
         ns[k] = wrap(f)
+    for k, f in saved_here.items():
+        setattr(frame_paths, k, wrap(f))
     del base
 
     def restore() -> None:
         ns.update(saved)
+        for k, f in saved_here.items():
+            setattr(frame_paths, k, f)
     return (lambda: calls[0]), restore
 
 
