@@ -17,9 +17,9 @@ Conventions of generated code, besides the helpers:
 ``_U``      a unit's list of undo entries for the definitions that escape it.
 ``_T``      the module's position table: call position → call form (``support.conv``);
             a ``support.SpanTable`` in modules written by ``spellc build``.
-``_e``      the exception a unit's handler converts (fn bodies' and scopes' handlers bind no
-            name: their helpers read the exception, ``D``, ``_H`` and ``_T`` from the frame,
-            ``spell_runtime.frame_paths``).
+``_e``      the exception a unit's handler converted in modules built before issue 12 (handlers
+            now bind no name: their helpers read the exception, ``D``, ``_H`` and ``_T`` from
+            the frame, ``spell_runtime.frame_paths``).
 ``_kN``     constants (quoted forms, keywords, builtins); in built modules, entry N of the
             module's constants text (``spell_runtime.built_constants``).
 ``_fnN``    compiled ``fn`` bodies, ``code(D, head, *args)``: the calling convention relied on
@@ -162,7 +162,7 @@ class L:
     HEAD: Final = "_H"
     UNIT_UNDO: Final = "_U"
     TABLE: Final = "_T"
-    EXC: Final = "_e"
+    EXC: Final = "_e"  # what a unit's handler bound in modules built before it called ``_conv_here``
     INDEX: Final = "_ci"  # a fn body's own running element (numbered ``_ciN`` in nested sequences)
 
 
@@ -236,7 +236,7 @@ def compiled_namespace() -> dict[str, Any]:
 
 
 LEGACY: Final = frozenset({"APPLY", "FN_FAIL", "MACRO_CALL", "MACRO_CALL_PUB", "MACRO_INTO", "STALE",
-                           "RECUR_VALUE", "FN_FAILED", "SEQ_FAIL", "PRIV_FAIL", "LATE", "LATE_PUB"})
+                           "RECUR_VALUE", "FN_FAILED", "SEQ_FAIL", "PRIV_FAIL", "LATE", "LATE_PUB", "CONV"})
 """``H`` members the emitter no longer writes but modules built by earlier versions of it call
 (``spellc build`` output imports this namespace): kept so that those modules still run."""
 
