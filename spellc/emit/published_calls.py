@@ -19,7 +19,9 @@ body without per-call checks (``Published.second_fname``). The direct call above
 when the binding epoch has not moved and, for the body over longs (``FnBody.self_longs``), every
 argument is a long::
 
-    (_fn1_long(D, head, a1) if type(a1) is int and _EPOCH[0] == 0 else _fn1(D, head, a1)) if …
+    (_fn1_long(D, head, a1) if type(a1) is int and not _MOVED else _fn1(D, head, a1)) if …
+
+(``not _MOVED``: the body was compiled at epoch 0, ``spell_runtime.epoch``; ``_EPOCH[0] == N`` at N.)
 
 and inside that second body every call is ``second_call``'s plain ``_fn1_long(D, head, a1)``
 (``_fn1_closed`` for a body not over longs): the head lookup, the macro test, the epoch check and,
@@ -83,7 +85,9 @@ def dispatch_expr(em: Emitter, pub: Published, f: str, head_type: ast.expr, head
     if pub.second_fname is not None:
         gate = [P.is_(P.callname("type", a), P.name("int")) for a in arg_exprs
                 if pub.second_longs and not (isinstance(a, ast.Constant) and type(a.value) is int)]
-        gate.append(P.compare(P.subscript(P.name(H.EPOCH), P.const(0)), P.EQ, P.const(pub.epoch)))
+        # the epoch test of the body's guard (``ScopeEmitter._fn_body``): ``not _MOVED`` at epoch 0
+        gate.append(P.not_(P.name(H.MOVED)) if pub.epoch == 0
+                    else P.compare(P.subscript(P.name(H.EPOCH), P.const(0)), P.EQ, P.const(pub.epoch)))
         direct = P.ifexp(P.and_(*gate), P.callname(pub.second_fname, P.name("D"), head_sym, *arg_exprs), direct)
     return P.ifexp(same, direct, slow)
 

@@ -81,3 +81,13 @@ def test_a_body_compiled_at_epoch_zero_tests_moved_and_recompiles_once_a_builtin
                              env=env, check=False)
         assert out.returncode == 0, out.stderr
         assert out.stdout.strip() == "[4, 12, 25] [1] [1] %s" % ("[(1, 2), (3, -5)]" if on else "[]")
+    # A closed self-recursive body over longs enters its second body while ``not _MOVED``
+    # (``published_calls``); once ``+`` is bound, the guarded body re-compiles with the new ``+``.
+    fib = ("(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))\n(def before (fib 10))\n"
+           "(def + (fn [a b] (* a b)))\n[before (fib 10)]")
+    for on in (True, False):
+        out = subprocess.run([sys.executable, "-c", script % (on, fib)], capture_output=True, text=True,
+                             env=env, check=False)
+        assert out.returncode == 0, out.stderr
+        # (each recursive call re-enters the body ``fib`` is bound to: each goes through ``stale``)
+        assert out.stdout.strip().startswith("[55, 0] [1] [1] %s" % ("[(10,), (9,)" if on else "[]"))

@@ -65,7 +65,7 @@ def emitted(src: str) -> str:
     # at epoch 0 the guard is the truth test `if _MOVED:` (spell_runtime.epoch: the same test, shorter)
     text = re.sub(r"_MOVED:|_EPOCH\[0\] != \d+:", "_EPOCH[0] != EPOCH:", text)
     # the entry into a second body over longs tests the epoch too (issue 13.1, published_calls)
-    return re.sub(r"_EPOCH\[0\] == \d+", "_EPOCH[0] == EPOCH", text)
+    return re.sub(r"not _MOVED|_EPOCH\[0\] == \d+", "_EPOCH[0] == EPOCH", text)
 
 
 def render() -> str:
