@@ -62,6 +62,7 @@ of the deadline that started them (``futures``).
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
@@ -218,21 +219,42 @@ class _Watch:
 
 
 class _Watchdog:
-    """One daemon thread for the whole process, sleeping until the earliest live deadline."""
+    """One daemon thread for the whole process, sleeping until the earliest live deadline.
+
+    Fork. A forked child has only the forking thread, but inherits the watchdog's lock in whatever
+    state the watchdog thread left it: taken whenever that thread had just woken up (armed by a
+    deadline, or its wait timing out). ``spellc batch`` forks every item from a process whose
+    warm-up run started the watchdog, and such an item then waited forever for the lock at its
+    first deadline (half of eight parallel batches hung so under load). So the child starts over
+    (``after_fork_in_child``): a new lock, no thread, and only the watches of the forking thread
+    (the others' threads do not exist there), with a thread of its own if one of those is running."""
 
     def __init__(self) -> None:
         self._cond = threading.Condition(threading.Lock())
         self._watches: list[_Watch] = []
         self._thread: Optional[threading.Thread] = None
 
+    def after_fork_in_child(self) -> None:
+        """Forget the parent's lock state and thread (class docstring); registered with ``os.register_at_fork``."""
+        self._cond = threading.Condition(threading.Lock())
+        me = threading.get_ident()
+        self._watches = [w for w in self._watches if w.thread_id == me]
+        self._thread = None
+        if any(w.expires is not None for w in self._watches):
+            self._start_thread()  # forked inside a running deadline: it still bounds the child
+
     def add(self, w: _Watch) -> None:
         _load_async_exc()
         with self._cond:
             self._watches.append(w)
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._loop, name="spell-eval-watchdog", daemon=True)
-                self._thread.start()
+            self._start_thread()
             self._cond.notify()
+
+    def _start_thread(self) -> None:
+        """Start the watchdog thread unless it runs (called holding the lock)."""
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._loop, name="spell-eval-watchdog", daemon=True)
+            self._thread.start()
 
     def pause(self, w: _Watch) -> None:
         with self._cond:
@@ -244,6 +266,7 @@ class _Watchdog:
         with self._cond:
             if w.expires is None and not w.done:
                 w.expires = time.monotonic() + w.remaining
+                self._start_thread()  # none after a fork that happened inside a deadline
                 self._cond.notify()
 
     def finish(self, w: _Watch) -> None:
@@ -285,6 +308,8 @@ class _Watchdog:
 
 
 _WATCHDOG: Final = _Watchdog()
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_WATCHDOG.after_fork_in_child)
 
 
 def _lost_shot_hook(unraisable: Any) -> None:
