@@ -47,10 +47,16 @@ MIXED = [
 
 
 def test_a_runaway_item_is_killed_and_resume_reruns_nothing(tmp_path: Path) -> None:
+    # The batch timeout is the one wall-clock part: only the runaway runs under it, so a loaded machine
+    # cannot make a working item exceed it; the other items run in the resumed batch, which has none.
     requests = write_jsonl(tmp_path / "requests.jsonl", MIXED + ["{broken", {"prompt": "no id", "model": "test:"}])
+    runaway_only = write_jsonl(tmp_path / "runaway.jsonl", [MIXED[1]])
     out = tmp_path / "results.jsonl"
-    done = batch_cli(str(requests), "-o", str(out), "--timeout", "5", "--concurrency", "2")
-    assert done.returncode == 1, done.stderr  # two bad lines and a runaway
+    killed = batch_cli(str(runaway_only), "-o", str(out), "--timeout", "2")
+    assert killed.returncode == 1, killed.stderr
+    rest = batch_cli(str(requests), "-o", str(out), "--resume", "--concurrency", "2")
+    assert rest.returncode == 1, rest.stderr  # two bad lines
+    assert "5 written (2 failed), 1 already done" in rest.stderr
     by_id = {json.dumps(r["id"]) + str(r.get("line", "")): r for r in results(out)}
     assert len(results(out)) == 6 == len(by_id)
     assert by_id['"three-turns"']["result"] == "30"
@@ -58,13 +64,13 @@ def test_a_runaway_item_is_killed_and_resume_reruns_nothing(tmp_path: Path) -> N
     assert by_id["7"]["result"] == "3"
     runaway = by_id['"runaway"']
     assert runaway["ok"] is False and runaway["error_type"] == "killed"
-    assert runaway["error"] == "Item exceeded the batch timeout of 5s and was terminated"
-    assert runaway["error_data"]["timeout_sec"] == 5.0
+    assert runaway["error"] == "Item exceeded the batch timeout of 2s and was terminated"
+    assert runaway["error_data"]["timeout_sec"] == 2.0
     assert by_id["null5"]["error_type"] == "invalid_request" and by_id["null5"]["error"].startswith("line 5")
     assert by_id["null6"]["error"] == "line 6 has no id"
 
     before = out.read_bytes()
-    again = batch_cli(str(requests), "-o", str(out), "--timeout", "5", "--resume")
+    again = batch_cli(str(requests), "-o", str(out), "--timeout", "2", "--resume")
     assert again.returncode == 0, again.stderr
     assert out.read_bytes() == before
     assert "0 written (0 failed), 6 already done" in again.stderr
@@ -160,17 +166,26 @@ def test_a_crashing_item_is_recorded_and_the_others_finish(tmp_path: Path) -> No
     assert out[0]["error_type"] == "crashed" and out[0]["error_data"] == {"detail": "exit status 3"}
 
 
+def ignore_sigterm(state: RequestState, write: Any, signals: Any = ()) -> None:
+    """Stands in for the item's SIGTERM handler (``shutdown.on_termination``): the item ignores SIGTERM
+    from its first instruction, so the timeout cannot find it before it ignores the signal."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
 def test_an_item_that_ignores_sigterm_is_killed_as_a_timeout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from spellc.batch import shutdown
+
     real_init = LocalBackend.__init__
 
     def short_grace(self: LocalBackend, item_fn: Any, timeout: Any = None, grace_sec: float = 0.5) -> None:
         real_init(self, item_fn, timeout, grace_sec=0.5)
 
     monkeypatch.setattr(LocalBackend, "__init__", short_grace)
+    monkeypatch.setattr(shutdown, "on_termination", ignore_sigterm)  # read by the forked item
     started = time.monotonic()
     summary, out = run_in_process(tmp_path, [{"id": "stubborn"}], sigterm_ignorer, timeout=1.0)
     assert out[0]["error_type"] == "timeout" and out[0]["error_data"] == {"timeout_sec": 1.0}
-    assert time.monotonic() - started < 30
+    assert time.monotonic() - started < 300  # killed, not left to sleep its 600 s
 
 
 def test_progress_shows_only_when_enabled() -> None:
@@ -210,7 +225,7 @@ def _alive(pid: int) -> bool:
 def test_items_never_outlive_the_batch(tmp_path: Path, sig: signal.Signals, kill_batch: bool) -> None:
     requests = write_jsonl(tmp_path / "requests.jsonl", [MIXED[1], MIXED[2]])  # runaway, no timeout
     out = tmp_path / "results.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "spellc", "batch", str(requests), "-o", str(out)],
+    proc = subprocess.Popen([sys.executable, "-m", "spellc", "batch", str(requests), "-o", str(out), "--concurrency", "2"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
