@@ -32,6 +32,7 @@ from .data.fn import RecurMarker, SpellFn, as_spell_fn, is_macro, is_spell_fn
 from .data.hashmap import SpellMap
 from .data.lookup import get
 from .data.plist import PList
+from .data.positions import span_of
 from .epoch import EPOCH  # re-exported: the binding epoch (see spell_runtime.epoch)
 from .errors import NO_VALUE, ControlError, HostError, SpellError
 from .invoke import call as call_callable  # at module level: call_host runs on every host call
@@ -419,7 +420,7 @@ def subunits(D: dict[Any, Any], elems: tuple[Any, ...], keys: Any,
             try:
                 unit(D, own)
             except SpellError as e:
-                e.containing_form = form
+                element_failed(e, form, keys, i)
                 raise
             finally:
                 undo = merge_undo(undo, own)
@@ -447,11 +448,25 @@ def subunits_value(D: dict[Any, Any], elems: tuple[Any, ...], keys: Any,
     try:
         value = unit(D, own)
     except SpellError as e:
-        e.containing_form = form
+        element_failed(e, form, keys, n - 1)
         raise
     finally:
         undo = merge_undo(undo, own)
     return undo, value
+
+
+def element_failed(e: SpellError, form: Any, keys: Any, i: int) -> None:
+    """Mark element ``i`` of a long body (``form``) as the containing form of its failure ``e``.
+
+    An element without a span of its own (a bare symbol) is compiled as a sub-unit with no position,
+    and symbols being interned, that unit serves it at every place: its failure, the atom's own
+    (``Unbound symbol``), was placed at line 1, column 0. Its place is the one the body recorded for
+    it (``keys.span``), as where a short body evaluates the same element inline."""
+    e.containing_form = form
+    if span_of(form) is None:
+        span = keys.span(i) if hasattr(keys, "span") else None
+        if span is not None:
+            e.position = span
 
 
 def make_recur(vals: tuple[Any, ...]) -> RecurMarker:

@@ -141,6 +141,11 @@ class SourceKeys:
         j = i + self.offset
         return self.source.text_of(self.spans[j]) if j < len(self.spans) else None
 
+    def span(self, i: int) -> Any:
+        """Element ``i``'s place in the body (its span as the sequence recorded it), or None."""
+        j = i + self.offset
+        return self.spans[j] if self.spans and j < len(self.spans) else None
+
 
 _SELF_EVALUATING = (type(None), bool, int, BigInt, float, Float32, Fraction, Decimal, str, Keyword, Pattern)
 

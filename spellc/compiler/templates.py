@@ -36,7 +36,7 @@ from collections.abc import Callable
 from typing import Any, Final, Optional
 
 from spell_runtime.data import Keyword, PList, Symbol
-from spell_runtime.data.positions import span_of
+from spell_runtime.data.positions import child_spans_of, span_of
 
 from ..analyze.analyzer import SUBUNIT_MIN, SourceKeys
 
@@ -54,12 +54,21 @@ Unit = Callable[[dict[Any, Any], list[Any]], Any]
 
 class NoKeys:
     """Sub-unit keys of a templated program: every element is found by identity or by its printed
-    text (cutting source text would need the line index of the whole program, every turn)."""
+    text (cutting source text would need the line index of the whole program, every turn). The
+    elements' places are still known, from the ``(do ...)`` form's child spans (``span``)."""
 
-    __slots__ = ()
+    __slots__ = ("spans",)
+
+    def __init__(self, spans: Any = None) -> None:
+        self.spans = spans
 
     def __getitem__(self, i: int) -> None:
         return None
+
+    def span(self, i: int) -> Any:
+        """Element ``i``'s place (the ``do`` form's child span ``i + 1``: its head is child 0), or None."""
+        spans = self.spans
+        return spans[i + 1] if spans and i + 1 < len(spans) else None
 
 
 NO_KEYS: Final = NoKeys()
@@ -80,7 +89,8 @@ class Spine:
         self.elems = elems
 
     def role_values(self) -> dict[str, Any]:
-        return {"form": self.form, "tail": self.tail, "do": self.do, "elems": self.elems, "keys": NO_KEYS}
+        return {"form": self.form, "tail": self.tail, "do": self.do, "elems": self.elems,
+                "keys": NoKeys(child_spans_of(self.do))}
 
 
 class Template:

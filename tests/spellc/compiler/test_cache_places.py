@@ -134,3 +134,24 @@ def test_places_name_every_span_and_leave_quoted_data_out() -> None:
     assert place_key(inner_a, exact_text=True) == (1, 1, 1, 10)
     quoted_a, quoted_b = read_all("'(!extend)\n  '(!extend)")
     assert places_of(quoted_a) == places_of(quoted_b) == ()
+
+
+def test_a_bare_symbol_element_of_a_long_body_fails_at_its_own_place() -> None:
+    # a symbol element is a sub-unit without a span of its own, shared by every place (symbols are
+    # interned): its failure was placed at line 1, column 0, first place or not; a short body (the
+    # element evaluated inline) always gave its place
+    bound_first = "(do (def y 1) y 1 2 3 4 5 6 7)"
+    long_body = "(do 0 1 2 3\n   y 4 5 6 7 8)"
+    wrapper = "(quine completion (eval (do 0 1 2 3 4 5 6 7\n%sy)))"
+    for on in (True, False):
+        with optimisations(on):
+            for text in (long_body, long_body, "(do 0 1\n   y 4)"):
+                run_form(spellc.api.new_env(), read_all(bound_first)[0], "<c>", bound_first, incremental=True)
+                with pytest.raises(SpellError) as info:
+                    run_form(spellc.api.new_env(), read_all(text)[0], "<c>", text, incremental=True)
+                assert (info.value.message, info.value.position) == ("Unbound symbol: y", (2, 3, 2, 4))
+            for indent in ("  ", "   ", "   "):  # the same shape twice: the second is a template's instance
+                text = wrapper % indent
+                with pytest.raises(SpellError) as info:
+                    run_form(spellc.api.new_env(), read_all(text)[0], "<c>", text, incremental=True)
+                assert info.value.position == (2, len(indent), 2, len(indent) + 1)
