@@ -5,12 +5,15 @@ see exactly the arguments, head and env of the call, with and without optimisati
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from spell_runtime import support
 
 import spellc
+from spellc import state
+from spellc.analyze import bound
 from spellc.compiler import optimisations
 
 PROGRAM = """
@@ -19,6 +22,22 @@ PROGRAM = """
 (def inc (fn [v] (* 10 v)))
 [before (f 1 2) (f 3 -5)]
 """
+
+
+@pytest.fixture(autouse=True)
+def inc_still_static() -> Iterator[None]:
+    """Each test compiles its bodies while ``inc`` is still static, as in a fresh process.
+
+    Which core names code has bound is process-wide compiler state (``spellc.analyze.bound``): after
+    an earlier test bound ``inc`` (tests/spellc/emit does), nothing here would be compiled static,
+    so nothing would go stale. The bound set and the compile caches are put back afterwards."""
+    was = set(bound.BOUND)
+    bound.BOUND.discard(spellc.symbol("inc"))
+    state.reset_caches()
+    yield
+    state.reset_caches()
+    bound.BOUND.clear()
+    bound.BOUND.update(was)
 
 
 def _count_stale(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
