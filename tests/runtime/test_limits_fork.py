@@ -13,7 +13,8 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any
 
 import pytest
 from spell_runtime import limits
@@ -26,23 +27,28 @@ HANG_BOUND_SEC = 120.0
 
 
 @contextmanager
-def watchdog_lock_held() -> Iterator[None]:
-    """The watchdog's lock held by another thread for the duration, as when it has just woken up."""
-    taken, release = threading.Event(), threading.Event()
+def held_by_another_thread(block: Callable[[], AbstractContextManager[Any]]) -> Iterator[None]:
+    """``block()`` entered by another thread and left only after the ``with`` body."""
+    entered, leave = threading.Event(), threading.Event()
 
     def hold() -> None:
-        with limits._WATCHDOG._cond:
-            taken.set()
-            release.wait()
+        with block():
+            entered.set()
+            leave.wait()
 
     holder = threading.Thread(target=hold, daemon=True)
     holder.start()
-    assert taken.wait(HANG_BOUND_SEC)
+    assert entered.wait(HANG_BOUND_SEC)
     try:
         yield
     finally:
-        release.set()
+        leave.set()
         holder.join()
+
+
+def watchdog_lock_held() -> AbstractContextManager[None]:
+    """The watchdog's lock held by another thread for the duration, as when it has just woken up."""
+    return held_by_another_thread(lambda: limits._WATCHDOG._cond)
 
 
 def fork_child(body: Callable[[], int]) -> int:
@@ -110,20 +116,7 @@ def test_a_deadline_running_when_the_process_forks_still_bounds_the_child() -> N
 
 
 def test_the_child_keeps_only_the_forking_thread_s_deadlines() -> None:
-    other_armed, finish = threading.Event(), threading.Event()
-
-    def other() -> None:
-        with limits.deadline(60):
-            other_armed.set()
-            finish.wait()
-
-    thread = threading.Thread(target=other, daemon=True)
-    thread.start()
-    assert other_armed.wait(HANG_BOUND_SEC)
-    try:
+    with held_by_another_thread(lambda: limits.deadline(60)):  # another thread's running deadline
         me = threading.get_ident()
         pid = fork_child(lambda: 0 if all(w.thread_id == me for w in limits._WATCHDOG._watches) else 1)
-    finally:
-        finish.set()
-        thread.join()
     assert exit_status(pid) == 0
