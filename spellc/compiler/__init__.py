@@ -192,6 +192,7 @@ def compile_unit(form: Any, source_name: str = "<spell>", source_text: Optional[
             unit = _unit_of(node, filename, via_source)
         else:
             emitter = Emitter()
+            emitter.text_places = via_source
             mod = emitter.emit_unit(node)
             ns = _exec_module(mod, emitter, filename, via_source)
             unit = ns["_unit"]
@@ -212,6 +213,7 @@ def _unit_of(node: Any, filename: str, via_source: bool) -> Unit:
     if direct is not None:
         return direct
     emitter = Emitter()
+    emitter.text_places = via_source
     mod = emitter.emit_unit(node)
     return _exec_module(mod, emitter, filename, via_source)["_unit"]  # type: ignore[no-any-return]
 
@@ -264,6 +266,7 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     support.set_recursion_limit()  # analysis and unparse recurse with the nesting (as evaluation does)
     emitter = Emitter()
     emitter.epoch_base = 0
+    emitter.text_places = True
     units: list[ast.stmt] = []
     nodes: list[Any] = []
     for i, form in enumerate(forms):
@@ -282,8 +285,9 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
         if id(form) not in named:
             named.add(id(form))
             emitter.consts["_k%d" % len(emitter.consts)] = form
+    no_form = "_k%d" % len(emitter.consts)
     if emitter.places:  # the form of a place's entry in the position table (``Emitter.place_pos``)
-        emitter.consts["_k%d" % len(emitter.consts)] = None
+        emitter.consts[no_form] = None
     mod = ast.Module(body=[*emitter.functions, *units], type_ignores=[])
     seen: set[int] = set()
     const_refs: list[ast.Name] = []
@@ -294,6 +298,8 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
             if id(py_node) not in seen:
                 seen.add(id(py_node))
                 const_refs.append(py_node)
+    if emitter.places:  # each place's table entry names it: a low entry, one character in the table
+        uses[no_form] = len(emitter.places)
     entries, entry_of_name = ConstantEncoder().encode(emitter.consts, first=[name for name, _ in uses.most_common()],
                                                       apart=frozenset(id(f) for f in quoted))
     # Code names each constant by the entry it is bound to (equal constants share one entry and name).

@@ -52,6 +52,7 @@ def direct_unit(node: ir.Node, exec_module: ExecModule, filename: str, via_sourc
         return DefValue(node.sym, value.value)
     assert type(value) is ir.Fn
     emitter = Emitter()
+    emitter.text_places = via_source
     fname = emitter.defined_fn(node)
     mod = ast.Module(body=list(emitter.functions), type_ignores=[])
     code = exec_module(mod, emitter, filename, via_source)[fname]

@@ -129,6 +129,9 @@ class EmitterBase:
         self.table: dict[tuple[int, int, int, int], Any] = {}
         # Places that can fail outside any call form (``place_pos``): keys like the table's, no form.
         self.places: set[tuple[int, int, int, int]] = set()
+        # The module is compiled from its ``ast.unparse`` text (``spellc build``, ``via_source``), whose
+        # positions are the text's own: a global read's miss gets a place too (``miss_pos``).
+        self.text_places = False
         self._used_pos: set[tuple[int, int, int, int]] = set()
         self._pos_of: dict[tuple[int, Optional[Pos]], Pos] = {}  # (id(call form), its pos) → call_pos's answer
         self._n = 0
@@ -257,6 +260,14 @@ class EmitterBase:
         self._used_pos.add((line, eline, col, ecol))
         self.places.add((line, eline, col, ecol))
         return (line, col, eline, ecol)
+
+    def miss_pos(self) -> Pos:
+        """The position of a global read's miss (``_miss``, ``_callee_g``), where ``Unbound symbol``
+        fails: the symbol's place (``P.STACK``). Code compiled from the emitter's tree carries it as is;
+        a module compiled from its text (``text_places``) records it as a place (``place_pos``), or
+        its failures would be placed at the enclosing call form, or at 1:1 outside any (issue 12.1).
+        About a dozen characters of a built module per global read that can miss."""
+        return self.place_pos() if self.text_places else P.STACK[-1]
 
     # ------------------------------------------------------------------ dispatch
     def expr(self, node: ir.Node, scope: Scope, info: FnInfo) -> Result:

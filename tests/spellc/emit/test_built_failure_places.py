@@ -60,11 +60,11 @@ def test_only_places_that_fail_outside_a_call_form_get_an_entry() -> None:
 
 def test_a_program_without_such_places_is_built_as_before() -> None:
     """No place: no form-less constant and no entry; with one, the table's entry has no form."""
-    plain = build_module(spellc.read_all("(def x [1])\n(inc (count x))"), "prog.spl")
+    plain = build_module(spellc.read_all("(let [x [1]]\n  (inc (count x)))"), "prog.spl")
     assert "null" not in plain
     namespace: dict[str, object] = {"__name__": "built"}
-    source = build_module(spellc.read_all("(def x 5)\n(for [a x] a)"), "prog.spl")
+    source = build_module(spellc.read_all("(let [x 5]\n  (for [a x] a))"), "prog.spl")
     exec(compile(source[:source.index("\ndef run():")], "built.py", "exec"), namespace)
     table = namespace["_T"]
     assert [form for *_, form in table.spans] == [None]  # type: ignore[attr-defined]
-    assert table.spell == [(2, 2, 0, 13)]  # type: ignore[attr-defined]
+    assert table.spell == [(2, 2, 2, 15)]  # type: ignore[attr-defined]
