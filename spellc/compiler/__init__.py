@@ -115,14 +115,19 @@ def call_spans(mod: ast.Module, source: str, table: dict[Any, Any],
     the ``ast.unparse`` text of ``mod`` (the path ``spellc build`` takes; see ``support.SpanTable``); and one,
     with form None, per place that can fail outside a call form (``places``: ``Emitter.place_pos``).
 
-    The unparsed source parses back to the same tree, so walking both trees in step pairs each
-    generated node with its place in the text; a call form's span covers every node stamped with
-    its (unique) call position.
+    The unparsed source parses back to the same tree but for a few constants (``-1`` parses back as
+    a unary minus), so walking both trees in step, child by child, pairs each generated node with
+    its place in the text; a node that reads back otherwise is skipped (a constant: no call in it),
+    where a ``ast.walk`` of each tree lost its pairing and every span after it. A call form's span
+    covers every node stamped with its (unique) call position.
     """
     spans: dict[Any, list[int]] = {}
-    for a, b in zip(ast.walk(mod), ast.walk(ast.parse(source))):
+    pairs: list[tuple[ast.AST, ast.AST]] = [(mod, ast.parse(source))]
+    while pairs:
+        a, b = pairs.pop()
         if type(a) is not type(b):
-            break
+            continue
+        pairs.extend(zip(ast.iter_child_nodes(a), ast.iter_child_nodes(b)))
         if isinstance(a, (ast.expr, ast.stmt)) and isinstance(b, (ast.expr, ast.stmt)):
             key = (a.lineno, a.end_lineno, a.col_offset, a.end_col_offset)
             if key in table or key in places:
