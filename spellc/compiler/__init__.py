@@ -54,7 +54,7 @@ from ..state import EPOCH, SUB_BY_FORM_LIMIT, Unit, UnitKey, base_namespace
 from . import templates
 from .direct import direct_unit, is_direct
 from .places import place_key, places_of
-from .written_spans import QUOTED_IMPORT, fn_forms, quoted_forms, quoted_spans_source
+from .written_spans import QUOTED_IMPORT, first_body_forms, fn_forms, quoted_forms, quoted_spans_source
 
 COMPILER_VERSION = "0.1.0"
 
@@ -283,7 +283,8 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
         else:
             units.append(emitter.unit_function(node, "_unit%d" % i))
     quoted = quoted_forms(nodes)  # their spans are written (issue 12.1; spell_runtime.built_spans)
-    fns = fn_forms(nodes)
+    firsts = first_body_forms(nodes, {id(form) for form in emitter.table.values()})
+    fns = fn_forms(nodes) + firsts
     named = {id(value) for value in emitter.consts.values()}
     # fn forms whose spans are written and call forms the position table names: built once, by name
     for form in [*fns, *emitter.table.values()]:
@@ -306,7 +307,7 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     if emitter.places:  # each place's table entry names it: a low entry, one character in the table
         uses[no_form] = len(emitter.places)
     entries, entry_of_name = ConstantEncoder().encode(emitter.consts, first=[name for name, _ in uses.most_common()],
-                                                      apart=frozenset(id(f) for f in quoted))
+                                                      apart=frozenset(id(f) for f in quoted + firsts))
     # Code names each constant by the entry it is bound to (equal constants share one entry and name).
     for ref in const_refs:
         ref.id = "_k%d" % entry_of_name[ref.id]

@@ -10,7 +10,9 @@ that could be compiled (those holding a list or a symbol), packed by
 
 A call path names a fn applied by a builtin by the place of its ``(fn ...)`` form
 (``callpath.fn_position``), which no position table holds either: the build writes each written
-fn form's span (``built_spans.pack_fn_spans``, about five characters a fn).
+fn form's span (``built_spans.pack_fn_spans``, about five characters a fn), and for a ``defn``'s
+fn, named by its first body form, that form's span when it is a special form or a macro call
+(``first_body_forms``; a call form gets its span back from the position table).
 """
 
 from __future__ import annotations
@@ -69,6 +71,23 @@ def fn_forms(nodes: Iterable[ir.Record]) -> list[Any]:
         node = stack.pop()
         if type(node) is ir.Fn and type(node.form) is PList and span_of(node.form) is not None:
             found[id(node.form)] = node.form
+        stack.extend(ir.children(node))
+    return list(found.values())
+
+
+def first_body_forms(nodes: Iterable[ir.Record], table_forms: set[int]) -> list[Any]:
+    """The first body forms of the IR ``nodes``' fn forms that have no span (a ``defn``'s fn, which its
+    macro builds), which name such a fn in a call path (``callpath.fn_position``), when they are a list
+    that no position table entry gives its span back: a special form or a macro call (``(let ...)``,
+    ``(cond ...)``; ``table_forms``: the ids of the call forms a table names)."""
+    found: dict[int, Any] = {}
+    stack: list[ir.Record] = list(nodes)
+    while stack:
+        node = stack.pop()
+        if type(node) is ir.Fn and type(node.form) is PList and span_of(node.form) is None:
+            body = list(node.form)[2:3]
+            if body and type(body[0]) is PList and span_of(body[0]) is not None and id(body[0]) not in table_forms:
+                found[id(body[0])] = body[0]
         stack.extend(ir.children(node))
     return list(found.values())
 

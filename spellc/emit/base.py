@@ -130,7 +130,7 @@ class EmitterBase:
         # Places that can fail outside any call form (``place_pos``): keys like the table's, no form.
         self.places: set[tuple[int, int, int, int]] = set()
         # The module is compiled from its ``ast.unparse`` text (``spellc build``, ``via_source``), whose
-        # positions are the text's own: a global read's miss gets a place too (``miss_pos``).
+        # positions are the text's own: places that fail in every program get one too (``fail_pos``).
         self.text_places = False
         self._used_pos: set[tuple[int, int, int, int]] = set()
         self._pos_of: dict[tuple[int, Optional[Pos]], Pos] = {}  # (id(call form), its pos) → call_pos's answer
@@ -261,12 +261,13 @@ class EmitterBase:
         self.places.add((line, eline, col, ecol))
         return (line, col, eline, ecol)
 
-    def miss_pos(self) -> Pos:
-        """The position of a global read's miss (``_miss``, ``_callee_g``), where ``Unbound symbol``
-        fails: the symbol's place (``P.STACK``). Code compiled from the emitter's tree carries it as is;
-        a module compiled from its text (``text_places``) records it as a place (``place_pos``), or
-        its failures would be placed at the enclosing call form, or at 1:1 outside any (issue 12.1).
-        About a dozen characters of a built module per global read that can miss."""
+    def fail_pos(self) -> Pos:
+        """The position of a place that fails outside any call form in every program that reaches it:
+        a global read's miss (``_miss``, ``_callee_g``: ``Unbound symbol``), a failure the analysis
+        found (``ir.Fail``), a ``recur`` with the wrong number of values. Code compiled from the
+        emitter's tree carries the place (``P.STACK``) as it is; a module compiled from its text
+        (``text_places``) records it (``place_pos``), or its failure would be placed at the enclosing
+        call form, or at 1:1 outside any (issue 12.1): about a dozen characters of a built module each."""
         return self.place_pos() if self.text_places else P.STACK[-1]
 
     # ------------------------------------------------------------------ dispatch

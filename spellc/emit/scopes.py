@@ -203,7 +203,8 @@ class ScopeEmitter(TypedEmitter):
             return res.stmts + [r]
         assert type(node) is ir.Fail
         stmts, _ = self.exprs_in_order(node.pre, scope, info)
-        r = P.raise_(P.callname(H.FAIL, P.const(node.message), self.const(node.form)))
+        with P.at(self.fail_pos()):
+            r = P.raise_(P.callname(H.FAIL, P.const(node.message), self.const(node.form)))
         return stmts + [r]
 
     # ------------------------------------------------------------------ if
@@ -587,8 +588,9 @@ class ScopeEmitter(TypedEmitter):
                 temps = [self.tmp() for _ in exprs]
                 out += [P.assign(t, e) for t, e in zip(temps, exprs)]
                 marker = P.callname(H.MAKE_RECUR, P.tuple_([P.name(t) for t in temps]))
-                fail = P.raise_(P.callname(H.FAIL, P.const("Wrong number of args: expected %d, got %d"
-                                                            % (tail.arity, len(exprs))), self.const(node.form)))
+                with P.at(self.fail_pos()):
+                    fail = P.raise_(P.callname(H.FAIL, P.const("Wrong number of args: expected %d, got %d"
+                                                                % (tail.arity, len(exprs))), self.const(node.form)))
                 out.append(P.if_(P.is_(P.name(L.HEAD), P.const(None)), [P.ret(marker)], [fail]))
             else:
                 temps = [self.tmp() for _ in exprs]

@@ -48,7 +48,7 @@ def test_the_built_table_has_one_entry_per_call_form() -> None:
     spans = namespace["_T"].spans
     entries = [span for span in spans if span[4] is not None]
     # the call forms: (+ ...), (* x 2), (g y), (count [x y]), (f 1 2); and the places where the
-    # heads ``g`` and ``f`` may be unbound (``Emitter.miss_pos``), which name no form
+    # heads ``g`` and ``f`` may be unbound (``Emitter.fail_pos``), which name no form
     assert len(entries) == 5 and len(spans) == 7
     assert len({id(e[4]) for e in entries}) == 5
     lines = source.splitlines()

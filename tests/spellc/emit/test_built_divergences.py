@@ -22,6 +22,18 @@ PROGRAMS = [
     ("a negative literal before an unbound head",
      "[(quot -17 5)\n (nope 1)]\n",
      "prog.spl:2:3: Unbound symbol: nope"),
+    # ``Emitter.fail_pos``: places that fail outside any call form had no entry in the position table
+    ("a recur with too few values, in a fn body",
+     "(defn f [x y]\n  (if x\n    (recur false)\n    y))\n(f true 1)\n",
+     "prog.spl:3:5: Wrong number of args: expected 2, got 1"),
+    ("a failure the analysis found (a character literal)",
+     "(def x 1)\n(do 1\n  \\a)\n",
+     "prog.spl:3:3: Unknown expression type: class java.lang.Character"),
+    # ``written_spans.first_body_forms``: a defn's fn is named by its first body form, which had no span
+    # when it was a special form
+    ("a defn's fn applied by a builtin, its body an if",
+     "(defn size [x]\n  (if (> x 3) \"big\" (/ x 0)))\n(group-by size [1 2])\n",
+     "prog.spl:3:1: Function call failed: group-by: Function call failed: /: Divide by zero"),
 ]
 
 

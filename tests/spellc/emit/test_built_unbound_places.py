@@ -1,5 +1,5 @@
 """An unbound symbol is placed in a built module where the source run places it: at the symbol, not
-at the call form around it, nor at 1:1 outside any (issue 12.1, ``Emitter.miss_pos``). A built
+at the call form around it, nor at 1:1 outside any (issue 12.1, ``Emitter.fail_pos``). A built
 module's text positions mean nothing by themselves, so each global read that can miss (``_miss``,
 ``_callee_g``) gets a position-only entry of its position table."""
 
