@@ -42,6 +42,7 @@ from collections.abc import Callable
 from typing import Any, Optional
 
 from .data import LineVector, PList, PVector, SpellMap, SpellSet, VectorView
+from .data.atoms import Symbol
 from .data.positions import child_spans_of, set_span, span_of
 from .packnum import pack_numbers, unpack_numbers, unzigzag, zigzag
 
@@ -82,10 +83,52 @@ def restore(table: Any) -> None:
         for form, first in by_form.values():
             if first is not None:
                 form.span = first
+        _restore_symbols(table, [(form, span) for form, span in by_form.values() if span is not None])
     quoted = table.quoted
     if quoted is not None:
         roots, packed = quoted
         apply_form_spans(roots, packed)
+
+
+def _restore_symbols(table: Any, forms: list[tuple[Any, Span]]) -> None:
+    """Give the symbols a global read names in ``table`` (an entry whose form is the symbol: the place
+    where it can be unbound, ``Emitter.fail_pos``) their spans in the call form around them, its
+    ``child_spans``: code compiled at run time from that form (a ``catch`` handler's late fallback, a
+    macro's arguments) places an unbound symbol there, as the source run does, not at the call form.
+    A symbol that is not a direct child of a call form given its span back (one inside a special
+    form) keeps none; a call form holding it more often than the table names it is left alone."""
+    wanted: dict[Symbol, list[tuple[int, int, int, int]]] = {}
+    for (*_, form), key in zip(table.spans, table.spell):
+        if type(form) is Symbol and key is not None:
+            wanted.setdefault(form, []).append(key)
+    if not wanted:
+        return
+    by_line: dict[int, list[tuple[Any, Span]]] = {}
+    for form, span in forms:
+        for line in range(span[0], span[2] + 1):
+            by_line.setdefault(line, []).append((form, span))
+    found: dict[tuple[int, int], dict[tuple[int, int], Span]] = {}  # (form, symbol) ids → their places
+    parents: dict[int, Any] = {}
+    for sym, keys in wanted.items():
+        for line, eline, col, ecol in keys:
+            best: Optional[tuple[Any, Span]] = None
+            for form, span in by_line.get(line, ()):
+                if (span[0], span[1]) <= (line, col) and (eline, ecol) <= (span[2], span[3]) and \
+                        (best is None or (span[0], span[1], -span[2], -span[3]) > (best[1][0], best[1][1], -best[1][2], -best[1][3])):
+                    best = (form, span)
+            if best is not None:
+                parents[id(best[0])] = best[0]
+                found.setdefault((id(best[0]), id(sym)), {})[(line, col)] = (line, col, eline, ecol)
+    for (form_id, sym_id), places in found.items():
+        form = parents[form_id]
+        items = list(form)
+        at = [i for i, child in enumerate(items) if id(child) == sym_id]
+        if len(at) != len(places):
+            continue
+        kids = list(child_spans_of(form) or (None,) * len(items))
+        for i, (_, span) in zip(at, sorted(places.items())):
+            kids[i] = span
+        set_span(form, span_of(form), tuple(kids))
 
 
 # --------------------------------------------------------------------------- fn forms

@@ -304,8 +304,8 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
             if id(py_node) not in seen:
                 seen.add(id(py_node))
                 const_refs.append(py_node)
-    if emitter.places:  # each place's table entry names it: a low entry, one character in the table
-        uses[no_form] = len(emitter.places)
+    if emitter.places:  # each form-less place's table entry names it: a low entry, one character in the table
+        uses[no_form] = len(emitter.places) - len(emitter.place_symbols)
     entries, entry_of_name = ConstantEncoder().encode(emitter.consts, first=[name for name, _ in uses.most_common()],
                                                       apart=frozenset(id(f) for f in quoted + firsts))
     # Code names each constant by the entry it is bound to (equal constants share one entry and name).
@@ -318,7 +318,8 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     # Host failures are attributed by position, so the table is keyed by positions in this very file.
     offset = header.count("\n")
     entry_of_form = {id(value): entry_of_name[name] for name, value in emitter.consts.items()}
-    spans = sorted(call_spans(mod, body, emitter.table, emitter.places), key=lambda span: (span[0], span[1]))
+    spans = sorted(call_spans(mod, body, {**emitter.table, **emitter.place_symbols}, emitter.places),
+                   key=lambda span: (span[0], span[1]))
     table_src = span_table_source([(sl + offset, sc, el + offset, ec, entry_of_form[id(f)])
                                    for sl, sc, el, ec, f, _ in spans],
                                   source_name, support.pack_spell_positions([key for *_, key in spans]),

@@ -132,6 +132,8 @@ class EmitterBase:
         # The module is compiled from its ``ast.unparse`` text (``spellc build``, ``via_source``), whose
         # positions are the text's own: places that fail in every program get one too (``fail_pos``).
         self.text_places = False
+        # The symbol read at each such place of a global read (``fail_pos``), for its table entry.
+        self.place_symbols: dict[tuple[int, int, int, int], Symbol] = {}
         self._used_pos: set[tuple[int, int, int, int]] = set()
         self._pos_of: dict[tuple[int, Optional[Pos]], Pos] = {}  # (id(call form), its pos) → call_pos's answer
         self._n = 0
@@ -261,14 +263,22 @@ class EmitterBase:
         self.places.add((line, eline, col, ecol))
         return (line, col, eline, ecol)
 
-    def fail_pos(self) -> Pos:
+    def fail_pos(self, sym: Optional[Symbol] = None) -> Pos:
         """The position of a place that fails outside any call form in every program that reaches it:
         a global read's miss (``_miss``, ``_callee_g``: ``Unbound symbol``), a failure the analysis
         found (``ir.Fail``), a ``recur`` with the wrong number of values. Code compiled from the
         emitter's tree carries the place (``P.STACK``) as it is; a module compiled from its text
         (``text_places``) records it (``place_pos``), or its failure would be placed at the enclosing
-        call form, or at 1:1 outside any (issue 12.1): about a dozen characters of a built module each."""
-        return self.place_pos() if self.text_places else P.STACK[-1]
+        call form, or at 1:1 outside any (issue 12.1): about a dozen characters of a built module each.
+        A global read's entry names its symbol ``sym`` (a constant of the module anyway), by which a built
+        module gives the symbol its place in the call form around it back (``built_spans.restore``)."""
+        if not self.text_places:
+            return P.STACK[-1]
+        pos = self.place_pos()
+        if sym is not None:
+            self.const(sym)
+            self.place_symbols[(pos[0], pos[2], pos[1], pos[3])] = sym
+        return pos
 
     # ------------------------------------------------------------------ dispatch
     def expr(self, node: ir.Node, scope: Scope, info: FnInfo) -> Result:

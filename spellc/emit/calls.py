@@ -135,7 +135,7 @@ class CallEmitter(FastPathEmitter):
         head's helper call stands where ``_miss`` stood, at the head (``e_Call``)."""
         if not self._global_head(node):
             return self._callee(head_type, f, n, form_c, P.callname(H.CALLEE, P.name("D"), P.name(f), form_c))
-        with P.at(node.head.pos), P.at(self.fail_pos()):
+        with P.at(node.head.pos), P.at(self.fail_pos(node.form.first)):
             slow = P.callname(H.CALLEE_GLOBAL, P.name("D"), P.name(f), form_c)
         return self._callee(head_type, f, n, form_c, slow)
 

@@ -28,9 +28,9 @@ class ValueEmitter(EmitterBase):
         runs once per evaluation, the same read as one helper call, ``_global(D, k)``."""
         s = self.const(node.sym)
         if not info.is_fn and not self.loops:
-            with P.at(self.fail_pos()):  # an unbound symbol fails here
+            with P.at(self.fail_pos(node.sym)):  # an unbound symbol fails here
                 return Result([], P.callname(H.GLOBAL, P.name("D"), s))
-        with P.at(self.fail_pos()):  # an unbound symbol fails here
+        with P.at(self.fail_pos(node.sym)):  # an unbound symbol fails here
             miss = P.callname(H.MISS_LOOKUP, P.name("D"), s)
         return Result([], P.ifexp(P.compare(s, P.IN, P.name("D")), P.subscript(P.name("D"), s), miss))
 

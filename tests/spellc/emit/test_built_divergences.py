@@ -34,6 +34,17 @@ PROGRAMS = [
     ("a defn's fn applied by a builtin, its body an if",
      "(defn size [x]\n  (if (> x 3) \"big\" (/ x 0)))\n(group-by size [1 2])\n",
      "prog.spl:3:1: Function call failed: group-by: Function call failed: /: Divide by zero"),
+    # ``built_spans.restore``: code compiled at run time from a call form whose span came back placed an
+    # unbound symbol in it at the call form (its symbols had no place in it)
+    ("an unbound symbol in a catch handler (its late fallback compiles it at run time)",
+     "(try (throw \"boom\")\n  (catch e (str \"got \"  ee)))\n",
+     "prog.spl:2:25: Unbound symbol: ee"),
+    ("an unbound symbol in a macro's argument, expanded at run time",
+     "(do (defmacro my-do [& forms] (cons 'do forms))\n  (my-do (def x 1) (+ x  yy 3)))\n",
+     "prog.spl:2:26: Unbound symbol: yy"),
+    ("the same symbol twice in a catch handler's call",
+     "(try (throw \"boom\")\n  (catch e (str \"got \" (inc 1)  ee ee)))\n",
+     "prog.spl:2:33: Unbound symbol: ee"),
 ]
 
 

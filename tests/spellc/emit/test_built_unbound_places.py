@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from built_vs_source import assert_built_fails_as_the_source
+from spell_runtime.data import Symbol
 
 import spellc
 from spellc.compiler import build_module
@@ -68,9 +69,21 @@ def _table(program: str) -> Any:
 def test_each_global_read_that_can_miss_gets_a_position_only_entry() -> None:
     # ``g`` (a head) and ``y`` (an argument) can miss; the parameter ``x`` cannot
     table = _table("(defn f [x] [x (g x) y])")
-    places = sorted(key for (*_, form), key in zip(table.spans, table.spell) if form is None)
-    assert places == [(1, 1, 16, 17), (1, 1, 21, 22)]  # (line, end line, col, end col) of g and of y
+    places = sorted((key, str(form)) for (*_, form), key in zip(table.spans, table.spell) if type(form) is Symbol)
+    assert places == [((1, 1, 16, 17), "g"), ((1, 1, 21, 22), "y")]  # (line, end line, col, end col) of g and of y
     assert [form for *_, form in _table("(let [f 1] [f])").spans] == []
+
+
+def test_a_call_form_given_its_span_back_gives_its_global_symbols_theirs() -> None:
+    """``built_spans.restore``: each symbol a table entry names gets its span in the call form around it
+    (code compiled at run time from that form places an unbound symbol by it)."""
+    from spell_runtime.data.positions import child_spans_of, span_of
+
+    table = _table("(defn f [x]\n  (str x  yy (inc 1) yy))")
+    spans = table.spans  # the first use gives the forms their spans back
+    form = next(form for *_, form in spans if type(form) is not Symbol and str(form).startswith("(str"))
+    assert span_of(form) == (2, 2, 2, 24)
+    assert child_spans_of(form) == (None, None, (2, 10, 2, 12), None, (2, 21, 2, 23))
 
 
 def _unbound_position(src: str, via_source: bool) -> Any:
