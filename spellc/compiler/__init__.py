@@ -307,7 +307,7 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     if emitter.places:  # each form-less place's table entry names it: a low entry, one character in the table
         uses[no_form] = len(emitter.places) - len(emitter.place_symbols)
     entries, entry_of_name = ConstantEncoder().encode(emitter.consts, first=[name for name, _ in uses.most_common()],
-                                                      apart=frozenset(id(f) for f in quoted + firsts))
+                                                      apart=frozenset(id(f) for f in [*quoted, *firsts, *emitter.table.values()]))
     # Code names each constant by the entry it is bound to (equal constants share one entry and name).
     for ref in const_refs:
         ref.id = "_k%d" % entry_of_name[ref.id]

@@ -45,6 +45,12 @@ PROGRAMS = [
     ("the same symbol twice in a catch handler's call",
      "(try (throw \"boom\")\n  (catch e (str \"got \" (inc 1)  ee ee)))\n",
      "prog.spl:2:33: Unbound symbol: ee"),
+    # equal call forms were one object in a built module: named at two places, it got no span back
+    ("the second of two equal macro calls, expanded at run time",
+     "(defmacro m [v] (list 'do v))\n(def y 1)\n(defn f [x]\n  (m (+ x y)) (def y :a) (m (+ x y)))\n(f 1)\n",
+     "prog.spl:4:29: Function call failed: +: class clojure.lang.Keyword cannot be cast to class "
+     "java.lang.Number (clojure.lang.Keyword is in unnamed module of loader 'app'; java.lang.Number is in "
+     "module java.base of loader 'bootstrap')"),
 ]
 
 
