@@ -119,28 +119,33 @@ def call_spans(mod: ast.Module, source: str, table: dict[Any, Any],
     a unary minus), so walking both trees in step, child by child, pairs each generated node with
     its place in the text; a node that reads back otherwise is skipped (a constant: no call in it),
     where a ``ast.walk`` of each tree lost its pairing and every span after it. A call form's span
-    covers every node stamped with its (unique) call position.
+    covers every node stamped with its (unique) call position in one module-level function: a
+    closed self-recursive fn's second body (``Emitter.second_body``) stamps its calls with the first
+    body's positions, and one span over both bodies held the code between them, where an inner
+    call's wide span then claimed another call's failure.
     """
-    spans: dict[Any, list[int]] = {}
-    pairs: list[tuple[ast.AST, ast.AST]] = [(mod, ast.parse(source))]
-    while pairs:
-        a, b = pairs.pop()
-        if type(a) is not type(b):
-            continue
-        pairs.extend(zip(ast.iter_child_nodes(a), ast.iter_child_nodes(b)))
-        if isinstance(a, (ast.expr, ast.stmt)) and isinstance(b, (ast.expr, ast.stmt)):
-            key = (a.lineno, a.end_lineno, a.col_offset, a.end_col_offset)
-            if key in table or key in places:
-                el, ec = b.end_lineno or b.lineno, b.end_col_offset or 0
-                span = spans.get(key)
-                if span is None:
-                    spans[key] = [b.lineno, b.col_offset, el, ec]
-                else:
-                    if (b.lineno, b.col_offset) < (span[0], span[1]):
-                        span[0], span[1] = b.lineno, b.col_offset
-                    if (el, ec) > (span[2], span[3]):
-                        span[2], span[3] = el, ec
-    return [(sl, sc, el, ec, table.get(key), key) for key, (sl, sc, el, ec) in spans.items()]
+    spans: dict[tuple[Any, int], list[int]] = {}
+    parsed = ast.parse(source)
+    for top, (first_a, first_b) in enumerate(zip(mod.body, parsed.body)):
+        pairs: list[tuple[ast.AST, ast.AST]] = [(first_a, first_b)]
+        while pairs:
+            a, b = pairs.pop()
+            if type(a) is not type(b):
+                continue
+            pairs.extend(zip(ast.iter_child_nodes(a), ast.iter_child_nodes(b)))
+            if isinstance(a, (ast.expr, ast.stmt)) and isinstance(b, (ast.expr, ast.stmt)):
+                key = (a.lineno, a.end_lineno, a.col_offset, a.end_col_offset)
+                if key in table or key in places:
+                    el, ec = b.end_lineno or b.lineno, b.end_col_offset or 0
+                    span = spans.get((key, top))
+                    if span is None:
+                        spans[(key, top)] = [b.lineno, b.col_offset, el, ec]
+                    else:
+                        if (b.lineno, b.col_offset) < (span[0], span[1]):
+                            span[0], span[1] = b.lineno, b.col_offset
+                        if (el, ec) > (span[2], span[3]):
+                            span[2], span[3] = el, ec
+    return [(sl, sc, el, ec, table.get(key), key) for (key, _), (sl, sc, el, ec) in spans.items()]
 
 
 def _source_index(text: str) -> SourceIndex:

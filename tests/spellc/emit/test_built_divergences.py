@@ -51,6 +51,11 @@ PROGRAMS = [
      "prog.spl:4:29: Function call failed: +: class clojure.lang.Keyword cannot be cast to class "
      "java.lang.Number (clojure.lang.Keyword is in unnamed module of loader 'app'; java.lang.Number is in "
      "module java.base of loader 'bootstrap')"),
+    # ``compiler.call_spans``: a closed self-recursive fn's second body stamps its calls with the first
+    # body's positions; one span per call form over both bodies let ``dec``'s claim the ``-``'s failure
+    ("an overflow in the second body of a closed self-recursive fn",
+     "(defn f [n] (if (< n -1) (- n 9223372036854775807) (+ 0 (f (dec n)))))\n(f 1)\n",
+     "prog.spl:1:26: Function call failed: -: integer overflow"),
 ]
 
 
