@@ -291,8 +291,10 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     firsts = first_body_forms(nodes, {id(form) for form in emitter.table.values()})
     fns = fn_forms(nodes) + firsts
     named = {id(value) for value in emitter.consts.values()}
-    # fn forms whose spans are written and call forms the position table names: built once, by name
-    for form in [*fns, *emitter.table.values()]:
+    # fn forms and quoted forms whose spans are written, and call forms the position table names: built
+    # once, by name (a quoted form inside a quine's form is no constant of the code: its spans' entry
+    # named no constant, and the build failed with a KeyError)
+    for form in [*fns, *quoted, *emitter.table.values()]:
         if id(form) not in named:
             named.add(id(form))
             emitter.consts["_k%d" % len(emitter.consts)] = form

@@ -62,3 +62,14 @@ PROGRAMS = [
 @pytest.mark.parametrize("what,program,first", PROGRAMS, ids=[p[0] for p in PROGRAMS])
 def test_the_built_module_fails_as_the_source_run(tmp_path: Path, what: str, program: str, first: str) -> None:
     assert_built_fails_as_the_source(tmp_path, program, first)
+
+
+def test_a_quoted_form_inside_a_quine_is_built_and_runs() -> None:
+    """Its spans are written, but it was no constant of the code: ``spellc build`` failed with a KeyError."""
+    import spellc
+    from spellc.compiler import build_module
+
+    source = build_module(spellc.read_all("(quine completion (eval (do (quote (!extend)) 1)))"), "prog.spl")
+    namespace: dict[str, object] = {"__name__": "built"}
+    exec(compile(source, "built.py", "exec"), namespace)
+    assert namespace["value"] == 1
