@@ -37,7 +37,10 @@ def eval_form(D: Any, form: Any) -> Any:
 
 
 def expand_user_macro(D: Any, macro: Any, form: Any, name: str) -> Any:
-    """Run a user macro's expander on the unevaluated arguments of ``form``."""
+    """Run a user macro's expander on the unevaluated arguments of ``form`` (a failure of the expansion,
+    ``Macro expansion too deep``, is placed by ``form``'s span: given back first)."""
+    if BUILT_TABLES:
+        restore_pending(BUILT_TABLES)
     from spellc.compiler import expand_user_macro as expand
 
     return expand(D, macro, form, name)
@@ -45,6 +48,8 @@ def expand_user_macro(D: Any, macro: Any, form: Any, name: str) -> Any:
 
 def apply_macro(D: Any, macro: Any, forms: tuple[Any, ...]) -> Any:
     """``(apply-macro m form...)``: a macro's expansion of ``forms``, not evaluated."""
+    if BUILT_TABLES:
+        restore_pending(BUILT_TABLES)
     from spellc.compiler import apply_macro as expand
 
     return expand(D, macro, forms)

@@ -56,6 +56,10 @@ PROGRAMS = [
     ("an overflow in the second body of a closed self-recursive fn",
      "(defn f [n] (if (< n -1) (- n 9223372036854775807) (+ 0 (f (dec n)))))\n(f 1)\n",
      "prog.spl:1:26: Function call failed: -: integer overflow"),
+    # ``hooks.expand_user_macro``: the macro call form got its span back only after the expansion failed
+    ("user macros that expand each other forever",
+     "(defmacro a [] (b))\n(defmacro b [] (a))\n(a)\n",
+     "prog.spl:2:16: Macro expansion too deep"),
 ]
 
 
