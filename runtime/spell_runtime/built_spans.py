@@ -112,14 +112,12 @@ def _restore_symbols(table: Any, forms: list[tuple[Any, Span]]) -> None:
     parents: dict[int, Any] = {}
     for sym, keys in wanted.items():
         for line, eline, col, ecol in keys:
-            best: Optional[tuple[Any, Span]] = None
-            for form, span in by_line.get(line, ()):
-                if (span[0], span[1]) <= (line, col) and (eline, ecol) <= (span[2], span[3]) and \
-                        (best is None or (span[0], span[1], -span[2], -span[3]) > (best[1][0], best[1][1], -best[1][2], -best[1][3])):
-                    best = (form, span)
-            if best is not None:
-                parents[id(best[0])] = best[0]
-                found.setdefault((id(best[0]), id(sym)), {})[(line, col)] = (line, col, eline, ecol)
+            around = [(form, span) for form, span in by_line.get(line, ())
+                      if (span[0], span[1]) <= (line, col) and (eline, ecol) <= (span[2], span[3])]
+            if around:  # the innermost: it starts last, and of those ends first
+                form, _ = max(around, key=lambda item: (item[1][0], item[1][1], -item[1][2], -item[1][3]))
+                parents[id(form)] = form
+                found.setdefault((id(form), id(sym)), {})[(line, col)] = (line, col, eline, ecol)
     for (form_id, sym_id), places in found.items():
         form = parents[form_id]
         items = list(form)
