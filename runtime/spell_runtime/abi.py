@@ -199,7 +199,7 @@ def compiled_namespace() -> dict[str, Any]:
         H.MISS: s.MISS, H.NOTHING: s.NOTHING, H.NO_ENTRY: NO_ENTRY, H.SPELL_FN: SpellFn, H.SPELL_MAP: SpellMap,
         H.SPELL_ERROR: SpellError, H.MAYBE_RECUR: frozenset({SpellMap, RecurMarker}), H.PVECTOR: PVector, H.EPOCH: EPOCH,
         H.MOVED: MOVED,
-        H.MISS_LOOKUP: s.miss, H.GLOBAL: s.global_value, H.NS_PATH: s.ns_path, H.NS_STATIC: s.ns_static, H.REC: s.rec, H.DEFINE: s.define,
+        H.MISS_LOOKUP: s.miss, H.GLOBAL: s.lookup, H.NS_PATH: s.ns_path, H.NS_STATIC: s.ns_static, H.REC: s.rec, H.DEFINE: s.define,
         H.DEF_VALUE: DefValue, H.DEF_FN: DefFn,
         H.UNWIND: s.unwind, H.RESTORE: s.restore, H.PUBLISH: s.publish, H.DESTRUCTURE: destructure, H.LOOP_REBIND: s.loop_rebind,
         H.PRIVATE_REBIND: s.private_rebind,

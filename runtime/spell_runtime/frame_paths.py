@@ -104,10 +104,14 @@ def priv_failed_here(syms: tuple[Any, ...], vals: tuple[Any, ...]) -> BaseExcept
     return priv_fail(e, frame.f_locals[ENV], frame.f_globals[TABLE], syms, vals)
 
 
-
 PARAM_LOCAL = "_p%d"
 """How a body names the Python local of its ``i``-th parameter (``spellc.emit.scopes``);
 ``macro_pub_here`` reads a published body's parameter values from its frame by these names."""
+
+
+def _param_values(values: dict[str, Any], n: int) -> tuple[Any, ...]:
+    """The current values of a frame's first ``n`` parameter locals (``PARAM_LOCAL``)."""
+    return tuple(values[PARAM_LOCAL % i] for i in range(n))
 
 
 def macro_here(m: SpellMap, form: PList, undo: list[Any], mark: Optional[list[Any]] = None) -> Any:
@@ -123,8 +127,7 @@ def macro_pub_here(syms: tuple[Any, ...], m: Any, form: Any, undo: list[Any],
     locals ``_p0``, ``_p1``, ... of the body's function, or of a piece outlined from it, which
     receives every parameter a macro branch inside reloads (``EmitterBase._outline``)."""
     values = sys._getframe(1).f_locals
-    vals = tuple(values[PARAM_LOCAL % i] for i in range(len(syms)))
-    return macro_call_published_into(values[ENV], syms, vals, m, form, undo, mark)
+    return macro_call_published_into(values[ENV], syms, _param_values(values, len(syms)), m, form, undo, mark)
 
 
 def late_here(form: Any, undo: list[Any]) -> Any:
@@ -139,8 +142,7 @@ def late_pub_here(syms: tuple[Any, ...], form: Any, undo: list[Any]) -> tuple[An
     frame (the locals ``_p0``, ``_p1``, ... as ``macro_pub_here`` reads them) instead of
     ``D, (_p0, _p1, ...)`` written at every site."""
     values = sys._getframe(1).f_locals
-    vals = tuple(values[PARAM_LOCAL % i] for i in range(len(syms)))
-    return late_published_into(values[ENV], syms, vals, form, undo)
+    return late_published_into(values[ENV], syms, _param_values(values, len(syms)), form, undo)
 
 
 __all__ = ["ENV", "HEAD", "INDEX", "TABLE", "PARAM_LOCAL", "conv_here", "fn_failed_here", "late_here", "late_pub_here",

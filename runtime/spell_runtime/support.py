@@ -61,13 +61,6 @@ def miss(D: dict[Any, Any], sym: Symbol) -> Any:
     raise unbound(ctx, sym)
 
 
-def global_value(D: dict[Any, Any], sym: Symbol) -> Any:
-    """A global read where it runs once (unit code outside loops): the env, else ``miss``. It is the
-    inline ``D[sym] if sym in D else _miss(D, sym)`` as one call, four ``ast`` nodes instead of twelve
-    (issue 12); code that may run often keeps the inline shape (``emit.values``)."""
-    return D[sym] if sym in D else miss(D, sym)
-
-
 def unbound(ctx: Context, sym: Symbol, whole: Optional[Symbol] = None) -> SpellError:
     """The error for an unresolvable symbol (the gated-namespace hint where one applies)."""
     text = str(whole if whole is not None else sym)
@@ -81,7 +74,9 @@ def unbound(ctx: Context, sym: Symbol, whole: Optional[Symbol] = None) -> SpellE
 
 
 def lookup(D: dict[Any, Any], sym: Symbol) -> Any:
-    """Full unqualified lookup: env, then builtins."""
+    """Full unqualified lookup: env, then builtins. Generated code calls it (``_global``) for a global
+    read where it runs once (unit code outside loops): four ``ast`` nodes instead of the twelve of the
+    inline ``D[sym] if sym in D else _miss(D, sym)`` that code which may run often keeps (issue 12)."""
     v = D.get(sym, MISS)
     if v is not MISS:
         return v
@@ -464,7 +459,7 @@ def element_failed(e: SpellError, form: Any, keys: Any, i: int) -> None:
     it (``keys.span``), as where a short body evaluates the same element inline."""
     e.containing_form = form
     if span_of(form) is None:
-        span = keys.span(i) if hasattr(keys, "span") else None
+        span = keys.span(i)  # ``analyzer.SourceKeys`` or a template's ``templates.NoKeys``
         if span is not None:
             e.position = span
 

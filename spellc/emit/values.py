@@ -27,10 +27,9 @@ class ValueEmitter(EmitterBase):
         a helper call costs a Python call per read, issue 12); in a unit's code outside loops, which
         runs once per evaluation, the same read as one helper call, ``_global(D, k)``."""
         s = self.const(node.sym)
-        if not info.is_fn and not self.loops:
-            with P.at(self.fail_pos(node.sym)):  # an unbound symbol fails here
-                return Result([], P.callname(H.GLOBAL, P.name("D"), s))
         with P.at(self.fail_pos(node.sym)):  # an unbound symbol fails here
+            if not info.is_fn and not self.loops:
+                return Result([], P.callname(H.GLOBAL, P.name("D"), s))
             miss = P.callname(H.MISS_LOOKUP, P.name("D"), s)
         return Result([], P.ifexp(P.compare(s, P.IN, P.name("D")), P.subscript(P.name("D"), s), miss))
 

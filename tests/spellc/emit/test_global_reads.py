@@ -1,5 +1,5 @@
 """A global read in a unit's code outside loops — code that runs once per evaluation — is one helper
-call, ``_global(D, sym)`` (``support.global_value``); in fn bodies and loops it keeps the inline
+call, ``_global(D, sym)`` (``support.lookup``); in fn bodies and loops it keeps the inline
 ``D[sym] if sym in D else _miss(D, sym)`` (issue 12: four ``ast`` nodes instead of twelve where the
 extra Python call costs nothing). Both must resolve alike: the env, then builtins, else the unbound
 error (with its gated-namespace hint) at the symbol's position — with and without optimisations,
@@ -66,10 +66,10 @@ def test_the_helper_hands_back_env_values_and_builtins_and_fails_on_the_rest() -
     D = new_env()
     try:
         D[Symbol("here")] = None  # a falsy value is a binding, not a miss
-        assert support.global_value(D, Symbol("here")) is None
-        assert support.global_value(D, Symbol("count")) is support.miss(D, Symbol("count"))
+        assert support.lookup(D, Symbol("here")) is None
+        assert support.lookup(D, Symbol("count")) is support.miss(D, Symbol("count"))
         with pytest.raises(spellc.SpellError, match="Unbound symbol: nowhere"):
-            support.global_value(D, Symbol("nowhere"))
+            support.lookup(D, Symbol("nowhere"))
     finally:
         close_env(D)
 
