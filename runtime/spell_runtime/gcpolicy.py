@@ -108,8 +108,16 @@ def resume_after_startup() -> None:
     global _paused_for_startup
     if _paused_for_startup:
         _paused_for_startup = False
-        gc.freeze()
-        gc.enable()
+        resume_paused()
+
+
+def resume_paused() -> None:
+    """Freeze what a start-up built with collection off, then collect automatically again: for a
+    built module run as a script, which turned collection off itself before importing the runtime
+    (it cannot call ``pause_for_startup`` before the runtime is imported). Freezing first matters:
+    the first young collection after ``gc.enable()`` would otherwise walk everything start-up made."""
+    gc.freeze()
+    gc.enable()
 
 
 def skip_exit_collection() -> None:

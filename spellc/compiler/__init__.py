@@ -270,7 +270,7 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
 
     Running it prints the value; importing it computes ``value``.
     """
-    from ..emit.constants import RUNTIME_IMPORTS, ConstantEncoder, constants_source
+    from ..emit.constants import RUNTIME_IMPORTS, SCRIPT_GC, ConstantEncoder, constants_source
 
     base_namespace()
     support.set_recursion_limit()  # analysis and unparse recurse with the nesting (as evaluation does)
@@ -319,8 +319,8 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     for ref in const_refs:
         ref.id = "_k%d" % entry_of_name[ref.id]
     ast.fix_missing_locations(mod)
-    header = '"""Compiled from %s by spellc %s. Imports only the Spell runtime."""\n\n%s\n%s\n\n' % (
-        source_name, COMPILER_VERSION, RUNTIME_IMPORTS, constants_source(entries))
+    header = '"""Compiled from %s by spellc %s. Imports only the Spell runtime."""\n\n%s\n%s\n%s\n\n' % (
+        source_name, COMPILER_VERSION, SCRIPT_GC, RUNTIME_IMPORTS, constants_source(entries))
     body = wrap_long_lines(python_text(mod))
     # Host failures are attributed by position, so the table is keyed by positions in this very file.
     offset = header.count("\n")
@@ -348,7 +348,7 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
         "    return value\n\n\n",
         'if __name__ == "__main__":\n',
         "    from spell_runtime.script import run_script\n\n",
-        "    run_script(run, %r)\n" % source_name,
+        "    run_script(run, %r, _PAUSED_GC)\n" % source_name,
         "else:\n",
         "    value = run()\n",
     ])

@@ -36,6 +36,17 @@ from spell_runtime.data import (
     VectorView,
 )
 
+SCRIPT_GC = """\
+import gc
+
+# Run as a script, the module's start-up (the runtime's import, the builtin library, the constants)
+# allocates only what stays alive: young collections would find nothing. ``run_script`` freezes it
+# and collects again before the program runs, as the ``spellc`` command does (spell_runtime.gcpolicy).
+_PAUSED_GC = __name__ == "__main__" and gc.isenabled()
+if _PAUSED_GC:
+    gc.disable()
+"""
+
 RUNTIME_IMPORTS = """\
 from spell_runtime.abi import compiled_namespace
 from spell_runtime.built_constants import bind_constants, decode_spans

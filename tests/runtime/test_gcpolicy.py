@@ -82,3 +82,13 @@ def test_exit_freeze_leaves_collection_on() -> None:
         assert gc.isenabled() and gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+
+
+def test_resuming_a_paused_start_up_freezes_what_it_built_then_collects_again() -> None:
+    gc.disable()  # as a built module run as a script does before it imports the runtime
+    try:
+        gcpolicy.resume_paused()
+        assert gc.isenabled() and gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.enable()

@@ -51,6 +51,33 @@ def test_build_writes_a_module_that_needs_only_the_runtime(tmp_path: Path) -> No
     assert imported.stdout.splitlines() == ['{:squares [0 1 4 9 16], :name "prog"}', "[]"]
 
 
+def test_built_script_collects_only_once_its_program_runs_and_an_import_leaves_collection_alone(
+        tmp_path: Path) -> None:
+    # Run as a script, a built module keeps the collector off while it starts (what start-up
+    # allocates stays alive) and run_script freezes that and turns it back on before the program runs,
+    # as the spellc command does; imported as a library, it never touches the importer's collector.
+    src = tmp_path / "prog.spl"
+    src.write_text("(reduce + (map inc (range 10)))\n", encoding="utf-8")
+    out = tmp_path / "gc_built.py"
+    assert CliRunner().invoke(main, ["build", str(src), "-o", str(out)]).exit_code == 0
+    script = ("import gc, runpy, spell_runtime.script as s\n"
+              "real = s.run_script\n"
+              "def spy(run, name, paused=False):\n"
+              "    print('starting', gc.isenabled(), paused)\n"
+              "    def program():\n"
+              "        print('running', gc.isenabled(), gc.get_freeze_count() > 0)\n"
+              "        return run()\n"
+              "    real(program, name, paused)\n"
+              "s.run_script = spy\n"
+              "runpy.run_path(%r, run_name='__main__')\n" % str(out))
+    ran = subprocess.run([sys.executable, "-W", "ignore", "-c", script], capture_output=True, text=True, check=True)
+    assert ran.stdout.splitlines() == ["starting False True", "running True True", "55"]
+    check = ("import gc, sys; sys.path.insert(0, %r); import gc_built; "
+             "print(gc.isenabled(), gc.get_freeze_count(), gc_built._PAUSED_GC)" % str(tmp_path))
+    imported = subprocess.run([sys.executable, "-W", "ignore", "-c", check], capture_output=True, text=True, check=True)
+    assert imported.stdout.split() == ["True", "0", "False"]
+
+
 def test_built_module_reports_spell_errors(tmp_path: Path) -> None:
     src = tmp_path / "calc.spl"
     src.write_text(PROGRAM + "(run)\n", encoding="utf-8")
