@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import builtins
 from collections.abc import Callable
+from sys import intern
 from typing import Any, Optional, Union
 
 from spell_runtime.abi import H, L, helper_names
@@ -205,12 +206,16 @@ class EmitterBase:
         return P.callname(H.VEC, P.name(var))
 
     def tmp(self, prefix: str = "_t") -> str:
-        """A fresh local name; numbered per Python function (``_fn`` names are module-wide)."""
+        """A fresh local name; numbered per Python function (``_fn`` names are module-wide).
+
+        Names are interned, as the names CPython's own parser makes are: ``compile()`` looks every
+        name up in its symbol tables and interns the names of each code object it makes, and an
+        interned name is found by identity there (~5% of ``compile()`` of compile-300, issue 12)."""
         if prefix == "_fn":
             self._nfn += 1
-            return "_fn%d" % self._nfn
+            return intern("_fn%d" % self._nfn)
         self._n += 1
-        return f"{prefix}{self._n}"  # an f-string: ~1,000 names per module, and ``%`` cost twice as much
+        return intern(f"{prefix}{self._n}")  # an f-string: ~1,000 names per module, and ``%`` cost twice as much
 
     def const(self, value: Any) -> ast.expr:
         """An expression for ``value``: a literal when Python's literal has the same type, else a named constant."""
@@ -223,7 +228,7 @@ class EmitterBase:
         key = id(value)
         nm = self._const_ids.get(key)
         if nm is None or self.consts.get(nm) is not value:
-            nm = "_k%d" % len(self.consts)
+            nm = intern("_k%d" % len(self.consts))  # interned as ``tmp`` names are
             self.consts[nm] = value
             self._const_ids[key] = nm
         return P.name(nm)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from sys import intern
 from typing import Any, Optional, TypeVar, cast
 
 from spell_runtime.abi import H, L
@@ -617,7 +618,7 @@ class ScopeEmitter(TypedEmitter):
             self.blocks, self.indent, self.edepth = saved_depths
 
     def _fn_body(self, body: ir.FnBody, pos: Optional[Pos], fname: str) -> None:
-        params = ["_p%d" % i for i in range(len(body.params))]
+        params = [intern("_p%d" % i) for i in range(len(body.params))]
         scope = Scope(self.tmp("_u"))
         info = FnInfo(is_fn=True)
         tail = FnExit(fname, body.form, params, self.tmp("_rt"))
@@ -711,7 +712,7 @@ class ScopeEmitter(TypedEmitter):
         (``published_calls.second_call``), no epoch check, no undo list; over longs (``longs``)
         parameters are Python ints, with no operand type or recur-request tests. The handler is the
         ordinary body's, so errors are the same."""
-        params = ["_p%d" % i for i in range(len(body.params))]
+        params = [intern("_p%d" % i) for i in range(len(body.params))]
         scope = Scope(self.tmp("_u"))
         info = FnInfo(is_fn=True)
         tail = FnExit(fname, body.form, params, self.tmp("_rt"))
