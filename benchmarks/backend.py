@@ -10,7 +10,9 @@ interleaved in the same run and reports the ratio of medians (architecture.md §
   same process (target ≤ ×3);
 - whole ``spellc eval '(+ 1 2)'`` process against ``python -c pass`` (target ≤ ×2.5), and its peak
   RSS (target ≤ 25 MB);
-- ``python built.py`` with no ``.pyc`` against ``spellc run`` of the source (target ≤ 0.7×).
+- ``python built.py`` with no ``.pyc`` against ``spellc run`` of the source (target ≤ 0.7×); and, with no
+  target, the same two net of a bare interpreter start timed beside them: what the row measures of the
+  two programs themselves, apart from a start-up (``site``, ``.pth`` files) that differs between machines.
 
 ``PYTHONDONTWRITEBYTECODE=1`` is set for every child; the packages' own bytecode is written first,
 as ``pip install`` would, so start-up rows measure the installed case.
@@ -102,9 +104,12 @@ def startup(repeat: int) -> tuple[float, float, int]:
     return statistics.median(spell), statistics.median(bare), max(rss)
 
 
-def built_vs_run(built: Path, repeat: int) -> tuple[float, float, int, int]:
-    run_t, built_t, run_rss, built_rss = [], [], [], []
+def built_vs_run(built: Path, repeat: int) -> tuple[float, float, int, int, float]:
+    """Medians of ``python built.py`` and ``spellc run`` (and a bare start, timed between them: the
+    ratio net of it shows how much of the row is the interpreter's own start on this machine)."""
+    run_t, built_t, run_rss, built_rss, bare_t = [], [], [], [], []
     for _ in range(repeat):
+        bare_t.append(_run_rss([sys.executable, "-c", "pass"])[0])
         t, peak, out_run = _run_rss([sys.executable, "-m", "spellc", "run", str(SHARED)])
         run_t.append(t)
         run_rss.append(peak)
@@ -113,7 +118,8 @@ def built_vs_run(built: Path, repeat: int) -> tuple[float, float, int, int]:
         built_rss.append(peak)
         if out_run.strip() != out_built.strip():
             raise SystemExit("built module printed %r, spellc run %r" % (out_built[:200], out_run[:200]))
-    return statistics.median(built_t), statistics.median(run_t), max(built_rss), max(run_rss)
+    return (statistics.median(built_t), statistics.median(run_t), max(built_rss), max(run_rss),
+            statistics.median(bare_t))
 
 
 def main() -> None:
@@ -132,9 +138,11 @@ def main() -> None:
         print("| `spellc eval '(+ 1 2)'` vs `python -c pass` | %.0f ms | %.0f ms | ×%.2f | ≤ ×2.5 |"
               % (s * 1000, b * 1000, s / b))
         print("| peak RSS of `spellc eval '(+ 1 2)'` | %.1f MB | — | — | ≤ 25 MB |" % (rss / 1024))
-        bt, rt, brss, rrss = built_vs_run(built, repeat)
+        bt, rt, brss, rrss, bare = built_vs_run(built, repeat)
         print("| `python built.py` (no .pyc) vs `spellc run` of the source | %.0f ms | %.0f ms | %.2f× | ≤ 0.7× |"
               % (bt * 1000, rt * 1000, bt / rt))
+        print("| the same, each net of a bare `python -c pass` (%.0f ms here) | %.0f ms | %.0f ms | %.2f× | — |"
+              % (bare * 1000, (bt - bare) * 1000, (rt - bare) * 1000, (bt - bare) / (rt - bare)))
         print("| peak RSS: built.py / spellc run | %.1f MB | %.1f MB | — | — |" % (brss / 1024, rrss / 1024))
 
 
