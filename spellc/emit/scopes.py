@@ -559,7 +559,10 @@ class ScopeEmitter(TypedEmitter):
         """Re-bind loop variables from a recur request of any length (Q16), before ``continue``."""
         if tail.private_patterns is not None:
             tgt = P.node(ast.Tuple(elts=[P.store(v) for v in tail.recur_vars], ctx=P.STORE))
-            rebind = P.callname(H.PRIVATE_REBIND, P.name("D"), vals, self.const(tail.private_patterns))
+            # A variable left without a value and with no binding outside the loop fails here
+            # (``Unbound symbol``): a built module records the place (``place_pos``), or it said 1:1.
+            with P.at(self.place_pos() if self.text_places else None):
+                rebind = P.callname(H.PRIVATE_REBIND, P.name("D"), vals, self.const(tail.private_patterns))
             return [P.node(ast.Assign(targets=[tgt], value=rebind)), *self.relist(tail)]
         tail.uses_tuple_path = True
         return [P.assign(tail.recur_tuple_var, vals)]
