@@ -44,8 +44,10 @@ from spell_runtime.data import (
     VectorView,
     as_pvector,
     is_spell_fn,
+    plist,
     vec,
 )
+from spell_runtime.data.plist import VIEW_MIN
 from spell_runtime.data.positions import child_spans_of, span_of
 from spell_runtime.destructure import pattern_symbols
 from spell_runtime.errors import SpellError
@@ -195,15 +197,17 @@ class Analyzer:
             return True
         return False
 
-    def _late(self, build: Callable[[], Node]) -> Node:
-        """The static node ``build`` makes, as a ``Late`` node when the activation is tainted here.
-        Inside, analysis starts untainted again: its static code runs only while the activation's
-        flag says nothing has bound a name yet (``late``)."""
+    def _late(self, build: Callable[..., Node], *args: Any) -> Node:
+        """The static node ``build(*args)`` makes, as a ``Late`` node when the activation is tainted
+        here. Inside, analysis starts untainted again: its static code runs only while the
+        activation's flag says nothing has bound a name yet (``late``). (``build`` takes its
+        arguments rather than being a closure: a closure made cells of its variables in every call
+        of the function that makes it, taken or not, and most calls are not tainted.)"""
         if not self.tainted or self.untainted:
-            return build()
+            return build(*args)
         self.tainted = False
         try:
-            node = build()
+            node = build(*args)
         finally:
             self.tainted = True
         self.tainted_refs += 1
@@ -234,25 +238,30 @@ class Analyzer:
 
     # ------------------------------------------------------------------ entry
     def analyze(self, form: Any, ctx: Ctx, frame: Frame, pos: Optional[tuple[int, int, int, int]] = None) -> Node:
-        """The IR of ``form``; deeper than ``MAX_NESTING`` forms is a Spell error at the innermost one."""
+        """The IR of ``form``; deeper than ``MAX_NESTING`` forms is a Spell error at the innermost one.
+
+        One function for the depth guard and the dispatch on the form's type: it runs once per form,
+        and a second Python call per form was a measurable share of analysis (issue 12)."""
         self.depth += 1
         try:
             if self.depth > MAX_NESTING:
                 raise SpellError(nesting_message(), form)
-            return self._analyze(form, ctx, frame, pos)
+            t = type(form)
+            if t is Symbol:
+                return self._symbol(form, ctx, frame, pos)
+            if t is PList:
+                if form.count == 0:
+                    return Const(form, pos, ctx, None)
+                # A list's own span is its ``span`` slot (``positions.span_of`` of a list is that slot).
+                return self._list(form, ctx, frame, form.span or pos)
+            if t in _SELF_EVALUATING:
+                return Const(form, pos, ctx, form)
+            return self._collection(form, t, ctx, frame, pos)
         finally:
             self.depth -= 1
 
-    def _analyze(self, form: Any, ctx: Ctx, frame: Frame, pos: Optional[tuple[int, int, int, int]]) -> Node:
-        t = type(form)
-        if t is Symbol:
-            return self._symbol(form, ctx, frame, pos)
-        if t is PList:
-            if form.count == 0:
-                return Const(form, pos, ctx, None)
-            return self._list(form, ctx, frame, self._pos(form, pos))
-        if t in _SELF_EVALUATING:
-            return Const(form, pos, ctx, form)
+    def _collection(self, form: Any, t: type, ctx: Ctx, frame: Frame, pos: Any) -> Node:
+        """Vectors, maps and sets (and what cannot be evaluated)."""
         if t is PVector or t is LineVector or t is VectorView:
             p = self._pos(form, pos)
             spans = child_spans_of(form)
@@ -290,71 +299,85 @@ class Analyzer:
                 root = Symbol(parts[0])
                 keys = tuple(Keyword(p) for p in parts[1:])
                 if root not in frame.locals and self._static(root):
-                    return self._late(lambda: NsRef(sym, pos, ctx, sym, root, keys, BUILTINS[root], True))
+                    return self._late(NsRef, sym, pos, ctx, sym, root, keys, BUILTINS[root], True)
                 return NsRef(sym, pos, ctx, sym, root, keys, None, False)
         if sym in frame.locals:
             return Local(sym, pos, ctx, sym)
         if self._static(sym):
-            return self._late(lambda: BuiltinRef(sym, pos, ctx, sym, BUILTINS[sym]))
+            return self._late(BuiltinRef, sym, pos, ctx, sym, BUILTINS[sym])
         return Global(sym, pos, ctx, sym)
 
     # ------------------------------------------------------------------ lists
     def _list(self, form: PList, ctx: Ctx, frame: Frame, pos: Any) -> Node:
+        """A non-empty list: a built-in macro, a special form, a ``nil`` head, else an application.
+        (A list's ``child_spans`` slot is what ``positions.child_spans_of`` reads for it.)"""
         head = form.first
+        if head is None:
+            return Const(form, pos, ctx, None)
+        args = _rest_items(form)
         if type(head) is Symbol:
             expander = MACROS.get(head)
             if expander is not None:
                 try:
-                    expansion = expander(str(head), list(form)[1:])
+                    expansion = expander(str(head), args)
                 except MacroArgError as e:
                     return Fail(form, pos, ctx, str(e), ())
                 return self.analyze(expansion, ctx, frame, pos)
             special = SPECIAL_FORMS.get(head)
             if special is not None:
-                return special(self, form, list(form)[1:], ctx, frame, pos, child_spans_of(form))
-        if head is None:
-            return Const(form, pos, ctx, None)
-        args_forms = list(form)[1:]
-        spans = child_spans_of(form)
+                return special(self, form, args, ctx, frame, pos, form.child_spans)
+        return self._call(form, head, args, ctx, frame, pos)
 
-        def arg_pos(i: int) -> Any:
-            return spans[i + 1] if spans and i + 1 < len(spans) and spans[i + 1] is not None else pos
-
-        def args() -> tuple[Node, ...]:
-            return tuple(self.analyze(a, Ctx.EXPR, frame, arg_pos(i)) for i, a in enumerate(args_forms))
-
+    def _call(self, form: PList, head: Any, args_forms: list[Any], ctx: Ctx, frame: Frame, pos: Any) -> Node:
+        """An application (§6.3 step 4) of ``head``, the list's first element, to ``args_forms``."""
+        spans = form.child_spans
         if type(head) is Keyword:
             if 1 <= len(args_forms) <= 2:
-                return KeywordCall(form, pos, ctx, head, args(), self.optimise)
-            return Call(form, pos, ctx, Const(head, pos, Ctx.EXPR, head), args(), False)
+                return KeywordCall(form, pos, ctx, head, self._args(args_forms, spans, frame, pos), self.optimise)
+            return Call(form, pos, ctx, Const(head, pos, Ctx.EXPR, head), self._args(args_forms, spans, frame, pos),
+                        False)
         if type(head) is Symbol:
             head_pos = spans[0] if spans and spans[0] is not None else pos
             if head.ns is None and head not in frame.locals and self._static(head):
-                return self._late(lambda: self._builtin_call(form, pos, ctx, head, head_pos, args, len(args_forms)))
+                return self._late(self._builtin_call, form, pos, ctx, head, head_pos, args_forms, spans, frame)
             if self.tainted and not self.untainted and self.optimise and late.static_root(head, frame.locals):
-                return self._late(lambda: self._list(form, ctx, frame, pos))
+                return self._late(self._call, form, head, args_forms, ctx, frame, pos)
             head_node = self._symbol(head, Ctx.EXPR, frame, head_pos)
             if type(head_node) is NsRef and head_node.has_static_root:
-                return Call(form, pos, ctx, head_node, args(), False)
-            call = Call(form, pos, ctx, head_node, args(), True)
+                return Call(form, pos, ctx, head_node, self._args(args_forms, spans, frame, pos), False)
+            call = Call(form, pos, ctx, head_node, self._args(args_forms, spans, frame, pos), True)
             self._taint()  # the head may be a user macro: its expansion runs in this frame (late)
             return call
         head_node = self.analyze(head, Ctx.EXPR, frame, spans[0] if spans else pos)
-        return Call(form, pos, ctx, head_node, args(), False)
+        return Call(form, pos, ctx, head_node, self._args(args_forms, spans, frame, pos), False)
+
+    def _args(self, forms: list[Any], spans: Any, frame: Frame, pos: Any) -> tuple[Node, ...]:
+        """The nodes of a call's arguments ``forms`` (elements 1... of the call form, whose spans are
+        ``spans``), each placed at its own span, else at the call's ``pos``."""
+        nodes: list[Node] = []
+        i = 1
+        for a in forms:
+            nodes.append(self.analyze(a, Ctx.EXPR, frame, spans[i] if spans and i < len(spans) and spans[i] is not None
+                                      else pos))
+            i += 1
+        return tuple(nodes)
 
     def _builtin_call(self, form: Any, pos: Any, ctx: Ctx, head: Symbol, head_pos: Any,
-                      args: Callable[[], tuple[Node, ...]], n: int) -> Node:
-        """A call of the static builtin ``head`` (``n`` arguments)."""
+                      args_forms: list[Any], spans: Any, frame: Frame) -> Node:
+        """A call of the static builtin ``head`` with arguments ``args_forms``."""
         value = BUILTINS[head]
+        n = len(args_forms)
         if head is S_THROW and n == 1:
-            return Throw(form, pos, ctx, args()[0])
+            return Throw(form, pos, ctx, self._args(args_forms, spans, frame, pos)[0])
         op = native_ops.BY_CALL.get((head.name, n))
         if op is not None:
-            return NativeOp(form, pos, ctx, op.name, args())
+            return NativeOp(form, pos, ctx, op.name, self._args(args_forms, spans, frame, pos))
         info = info_of(value)
         if info is not None and callable(value) or type(value) is EnvFn:
-            return BuiltinCall(form, pos, ctx, head, value, args(), type(value) is EnvFn)
-        return Call(form, pos, ctx, BuiltinRef(head, head_pos, Ctx.EXPR, head, value), args(), False)
+            return BuiltinCall(form, pos, ctx, head, value, self._args(args_forms, spans, frame, pos),
+                               type(value) is EnvFn)
+        return Call(form, pos, ctx, BuiltinRef(head, head_pos, Ctx.EXPR, head, value),
+                    self._args(args_forms, spans, frame, pos), False)
 
     # ------------------------------------------------------------------ special forms
     # Each special form is one handler, found through ``SPECIAL_FORMS`` (below the class):
@@ -530,9 +553,7 @@ class Analyzer:
         elif params is None:
             seq = self._seq(body_forms, Ctx.RETURN, Frame(), pos, form, child_spans_of(form), 2)
             fn_body = FnBody((), (), seq, form)
-        from spell_runtime.data import plist as mk_plist
-
-        return Fn(form, pos, ctx, params, mk_plist(body_forms, is_seq=True), fn_body)
+        return Fn(form, pos, ctx, params, plist(body_forms, is_seq=True), fn_body)
 
     def _closed(self, fn_body: FnBody, body_forms: list[Any], syms: list[Symbol], pos: Any, name: Symbol) -> FnBody:
         """``fn_body`` with its second body when it is closed (``selfcalls``). A body with ``Late``
@@ -678,6 +699,27 @@ SPECIAL_FORMS: dict[Symbol, SpecialForm] = {Symbol(name): handler for name, hand
     ("try", Analyzer._try),
 )}
 """Special forms (language.md §6.3) → their handler: ``handler(analyzer, form, args, ctx, frame, pos, spans)``."""
+
+
+def _rest_items(form: PList) -> list[Any]:
+    """The elements of the non-empty list ``form`` after its head (what ``list(form)[1:]`` gives).
+
+    Read off the cells directly: iterating a list runs ``PList``'s generator, whose every step
+    reads three attributes through the class's ``__getattr__`` hook, and that cost about twice this
+    loop (~13,000 against ~6,000 machine instructions for a five-element list; every list form is
+    taken apart here once). A long list, or one that is a view of another sequence (the reader's
+    lists of ``VIEW_MIN`` elements or more), is iterated the ordinary way: its elements are then
+    read from the source at C speed instead of by materialising cells."""
+    n = form.count - 1
+    if n > VIEW_MIN or form._src is not None:
+        return list(form)[1:]
+    items: list[Any] = []
+    cell = form.rest
+    while n:  # ``form`` is not empty (``analyze`` takes the empty list as a constant): n >= 0
+        items.append(cell.first)
+        cell = cell.rest
+        n -= 1
+    return items
 
 
 def _span(spans: Any, i: int, pos: Any) -> Any:
