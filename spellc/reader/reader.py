@@ -44,6 +44,7 @@ _FN_STAR: Final = Symbol("fn*")
 _AMP: Final = Symbol("&")
 _SYMBOLIC: Final = {"Inf": float("inf"), "-Inf": float("-inf"), "NaN": float("nan")}
 _MAX_ARG: Final = 9999
+_UNCACHED: Final[Any] = object()  # not a token's value (those include None: ``nil``)
 
 # Collection frame kinds.
 _LIST: Final = 0
@@ -141,7 +142,7 @@ class Reader:
         match = lexer.NEXT.match
         rfind = text.rfind
         count = text.count
-        cache = TOKEN_CACHE
+        cached = TOKEN_CACHE.get  # a miss gives _UNCACHED: no KeyError raised and caught per new token
         inserts = self.inserts
         first_only = self.first_only
         # A fresh reader starts at offset 0 of line 1; a resumed one (``reader.resume``) where its
@@ -194,9 +195,8 @@ class Reader:
                 col -= ip - line_ip
             if g == 3:  # lexer.TOKEN
                 tok = m.group(3)
-                try:
-                    value = cache[tok]
-                except KeyError:
+                value = cached(tok, _UNCACHED)
+                if value is _UNCACHED:
                     self.at = ts
                     value = interpret_token(tok)
                 pos = te
