@@ -543,10 +543,13 @@ class Analyzer:
                         syms.append(s)
             self._bind_names(syms)
             seq = self._fn_seq(body_forms, syms, pos, form)
-            private = (self.optimise and bool(syms) and plain_symbols(plist_params) and len(set(plist_params)) == len(plist_params)
-                       and not observable([seq], frozenset(syms), self.privacy))
-            published = (self.optimise and not private and bool(syms) and plain_symbols(plist_params)
-                         and len(set(plist_params)) == len(plist_params) and publishable([seq], frozenset(syms)))
+            # Parameters may become Python locals only when they are distinct plain symbols; then they
+            # are private if nothing in the body can observe them, else perhaps published.
+            plain = (self.optimise and bool(syms) and plain_symbols(plist_params)
+                     and len(set(plist_params)) == len(plist_params))
+            names = frozenset(syms)
+            private = plain and not observable([seq], names, self.privacy)
+            published = plain and not private and publishable([seq], names)
             fn_body = FnBody(plist_params, tuple(syms), seq, form, private, published)
             if published and name is not None:
                 fn_body = self._closed(fn_body, body_forms, syms, pos, name)
