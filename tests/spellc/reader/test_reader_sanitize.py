@@ -35,6 +35,13 @@ def test_markers_not_at_line_start_are_left_alone() -> None:
     assert sanitize_comment_markers(text2) is text2
 
 
+def test_slashes_and_stars_that_form_no_marker_leave_the_text_alone() -> None:
+    # (``comment_marker_hits`` answers these without its pattern: none holds //, /* or */)
+    for text in ("(/ a b)\n/ (* 2 3)\n*\n/\n", "a/b\n  * x\n\t/ y", "*\n/", ""):
+        assert sanitize_comment_markers(text) is text
+    assert sanitize_comment_markers("(/ a b)\n  */") == "(/ a b)\n  ;/"
+
+
 def test_q1_markers_inside_multiline_strings_are_rewritten_too() -> None:
     assert sanitize('(str "line\n// inside")') == '(str "line\n;/ inside")'
     assert read_all('(str "line\n// inside")')[0][1] == "line\n;/ inside"
