@@ -158,3 +158,30 @@ def test_declared_children_are_exactly_the_fields_holding_records() -> None:
             assert set(holding) <= set(ir.CHILDREN[type(n)]), (type(n), holding)
             assert list(ir.children(n)) == [c for f in ir.CHILDREN[type(n)] for c in (
                 getattr(n, f) if isinstance(getattr(n, f), tuple) else [getattr(n, f)]) if c is not None]
+
+
+RECORD_KINDS = sorted({*ir.NODE_KINDS, *ir.CHILDREN}, key=lambda k: k.__name__)
+
+
+@pytest.mark.parametrize("kind", RECORD_KINDS, ids=lambda k: k.__name__)
+def test_records_take_their_fields_in_order_whichever_initialiser_they_have(kind: type) -> None:
+    # Kinds of 3 to 7 fields without defaults have an unrolled initialiser, the others the general one.
+    values = [object() for _ in kind._fields]  # type: ignore[attr-defined]
+    record = kind(*values)
+    assert [getattr(record, f) for f in kind._fields] == values  # type: ignore[attr-defined]
+    assert list(record.__dict__) == list(kind._fields)  # type: ignore[attr-defined]
+    with pytest.raises(TypeError):
+        kind(*values, object())
+    if not kind._defaults:  # type: ignore[attr-defined]
+        with pytest.raises(TypeError):
+            kind(*values[:-1])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        record.form = None
+
+
+def test_defaults_fill_the_fields_left_out() -> None:
+    body = ir.FnBody((), (), None, None)
+    assert (body.private, body.published, body.closed_self, body.self_longs, body.second) == (False, False, None, False, None)
+    let = ir.Let(None, None, ir.Ctx.EXPR, (), None, ())
+    assert let.private is False and let.__init__.__func__ is ir.Record.__init__  # type: ignore[attr-defined]
+    assert ir.Const.__init__ is not ir.Record.__init__  # unrolled (4 fields)
