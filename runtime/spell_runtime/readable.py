@@ -28,7 +28,15 @@ _JAVA_WHITESPACE: Final = frozenset(
 _TOKEN_BREAKERS: Final = _JAVA_WHITESPACE | frozenset(',";@^`~()[]{}\\\u0085')
 _BAD_SYMBOL_START: Final = frozenset("#'%:")
 # LispReader.symbolPat with Java's \D (ASCII) and '.' (no line terminators; those are excluded above).
-_SYMBOL_PAT: Final = re.compile(r":?([^0-9/].*/)?(/|[^0-9/][^/]*)", re.DOTALL)
+# Compiled when a token is first checked (``_symbol_pattern``), not by every start-up (issue 12).
+_SYMBOL_TEXT: Final = r":?([^0-9/].*/)?(/|[^0-9/][^/]*)"
+_symbol_pat: Optional[re.Pattern[str]] = None
+
+
+def _symbol_pattern() -> re.Pattern[str]:
+    global _symbol_pat
+    _symbol_pat = re.compile(_SYMBOL_TEXT, re.DOTALL)
+    return _symbol_pat
 
 
 def is_java_whitespace(c: str) -> bool:
@@ -48,7 +56,7 @@ def _token_ok(text: str) -> bool:
     """True when ``text`` reads as one symbol/keyword token (not a number, not invalid)."""
     if not text or not _TOKEN_BREAKERS.isdisjoint(text):
         return False
-    m = _SYMBOL_PAT.fullmatch(text)
+    m = (_symbol_pat or _symbol_pattern()).fullmatch(text)
     if m is None:
         return False
     ns, name = m.group(1), m.group(2)

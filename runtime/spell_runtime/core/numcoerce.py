@@ -33,10 +33,29 @@ _LONG_MIN: Final = -(2**63)
 _LONG_MAX: Final = 2**63 - 1
 _FLOAT_MAX: Final = 3.4028234663852886e38
 
-_DEC_TEXT: Final = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-_BAD_DEC_CHAR: Final = re.compile(r"[^0-9.eE+-]")
-_INT_TEXT: Final = re.compile(r"[+-]?[0-9]+")
-_NUMBER_IN_TEXT: Final = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
+# Pattern texts, compiled by ``_pattern`` when a builtin first needs one: compiling the four with
+# the library cost every start-up ~2 M instructions (issue 12), for builtins most programs never call.
+_DEC_TEXT: Final = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+_BAD_DEC_CHAR: Final = r"[^0-9.eE+-]"
+_INT_TEXT: Final = r"[+-]?[0-9]+"
+_NUMBER_IN_TEXT: Final = r"-?[0-9]+(?:\.[0-9]+)?"
+_COMPILED: dict[str, re.Pattern[str]] = {}
+_number_in_text: re.Pattern[str] | None = None
+"""``_NUMBER_IN_TEXT`` compiled, read directly by ``parse-number`` (which programs call in loops)."""
+
+
+def _pattern(text: str) -> re.Pattern[str]:
+    """The compiled pattern of one of the texts above (compiled once, on first use)."""
+    p = _COMPILED.get(text)
+    if p is None:
+        p = _COMPILED[text] = re.compile(text)
+    return p
+
+
+def _number_pattern() -> re.Pattern[str]:
+    global _number_in_text
+    _number_in_text = _pattern(_NUMBER_IN_TEXT)
+    return _number_in_text
 
 
 def _text(x: Any) -> str:
@@ -119,7 +138,7 @@ def to_float(x: Any) -> Float32:
 def _not_decimal_char(text: str) -> HostError:
     if text.count(".") > 1:
         return HostError("Character array contains more than one decimal point.")
-    bad = _BAD_DEC_CHAR.search(text)
+    bad = _pattern(_BAD_DEC_CHAR).search(text)
     ch = bad.group(0) if bad else (text[:1] or " ")
     return HostError('Character %s is neither a decimal digit number, decimal point, nor "e" notation '
                      "exponential mark." % ch)
@@ -162,7 +181,7 @@ def _parse_big_integer(s: str) -> int:
         raise HostError("Zero length BigInteger")
     if "-" in body or "+" in body:
         raise HostError("Illegal embedded sign character")
-    if not _INT_TEXT.fullmatch(s):
+    if not _pattern(_INT_TEXT).fullmatch(s):
         raise HostError('For input string: "%s"' % body)
     return -parse_int(body) if s[:1] == "-" else parse_int(body)
 
@@ -179,8 +198,8 @@ def to_bigdec(x: Any) -> Decimal:
     if t is int or t is BigInt:
         return Decimal(int(x))
     if t is str:
-        if not _DEC_TEXT.fullmatch(x):
-            if not _BAD_DEC_CHAR.search(x) and x.count(".") < 2 and not any(c.isdigit() for c in x):
+        if not _pattern(_DEC_TEXT).fullmatch(x):
+            if not _pattern(_BAD_DEC_CHAR).search(x) and x.count(".") < 2 and not any(c.isdigit() for c in x):
                 raise HostError("No digits found.")
             raise _not_decimal_char(x)
         return DCTX.create_decimal(x)
@@ -226,7 +245,7 @@ def denominator(x: Any) -> Any:
 @builtin("parse-number", host="parse-number")
 def parse_number(x: Any) -> Any:
     """Δ Spell-specific: the first ``-?\\d+(?:\\.\\d+)?`` in ``(str x)``, as a double or a long."""
-    m = _NUMBER_IN_TEXT.search(_text(x))
+    m = (_number_in_text or _number_pattern()).search(_text(x))
     if m is None:
         return None
     text = m.group(0)

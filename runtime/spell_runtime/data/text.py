@@ -9,13 +9,22 @@ holds astral characters.
 from __future__ import annotations
 
 import re
+from typing import Optional
 
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_astral: Optional[re.Pattern[str]] = None
+"""Matches an astral character; compiled when a non-ASCII string is first checked (``_astral_pattern``),
+not by every start-up (issue 12)."""
+
+
+def _astral_pattern() -> re.Pattern[str]:
+    global _astral
+    _astral = re.compile("[\U00010000-\U0010ffff]")
+    return _astral
 
 
 def is_bmp(s: str) -> bool:
     """True when every character of ``s`` is one UTF-16 code unit."""
-    return s.isascii() or _ASTRAL.search(s) is None
+    return s.isascii() or (_astral or _astral_pattern()).search(s) is None
 
 
 def utf16_len(s: str) -> int:
