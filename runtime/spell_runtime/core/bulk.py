@@ -39,7 +39,6 @@ their results the same way.
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Callable
 from operator import neg
 from typing import Any, Final, Optional
@@ -101,8 +100,22 @@ def _sum_longs(acc: Any, items: list[Any], known: Optional[Bounds] = None) -> An
     return total
 
 
+_array: Optional[type] = None
+"""``array.array``, imported by the first ``_one_sign`` (``_load_array``): the C module is not part of
+every start-up (issue 12)."""
+
+
+def _load_array() -> type:
+    global _array
+    from array import array
+
+    _array = array
+    return array
+
+
 def _one_sign(items: list[Any]) -> bool:
     """True when the longs ``items`` are all ``>= 0`` or all ``<= 0`` (one C pass each)."""
+    array = _array or _load_array()
     try:
         array("Q", items)
         return True

@@ -17,18 +17,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ..data.atoms import BigInt, Char, Float32, Keyword, Symbol
 from ..data.hashmap import spell_map
 from ..data.plist import PList, owned_plist, plist
 from ..data.text import from_units, to_units
-from ..edits import apply_edits, process_siblings
 from ..errors import HostError
 from ..printer import display_str, pr_str
 from ..readable import is_java_whitespace
 from ..rendercache import rendered
 from .registry import builtin
+
+if TYPE_CHECKING:
+    from ..edits import apply_edits, process_siblings
 
 __all__ = [
     "apply_edits", "process_siblings", "split_quine", "reopen_quine", "wrap_forms", "serialize_prefix",
@@ -136,6 +138,8 @@ def _is_zero(x: Any) -> bool:
 @builtin("edit-reopen", env=True, host="edit-reopen")
 def edit_reopen(D: Mapping[Any, Any], form: Any) -> Any:
     """``(edit-reopen form)``: apply edit markers with ``persist`` values from the calling env."""
+    from ..edits import apply_edits
+
     return apply_edits(form, D)
 
 
@@ -155,3 +159,15 @@ def serialize_prefix_builtin(q: Any) -> str:
 def strip_parens_builtin(n: Any, s: Any) -> str:
     """``(strip-parens n s)``: drop ``n`` trailing close parens."""
     return strip_parens(n, s)
+
+
+def __getattr__(name: str) -> Any:
+    """``apply_edits`` and ``process_siblings`` (re-exported from ``spell_runtime.edits``), imported on
+    first use: every start-up registers ``edit-reopen``, few programs apply edit markers (issue 12)."""
+    if name in ("apply_edits", "process_siblings"):
+        from .. import edits
+
+        value = getattr(edits, name)
+        globals()[name] = value
+        return value
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))

@@ -33,7 +33,6 @@ search starts one character later, which ``re.finditer`` does not always do.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any, Final
@@ -80,6 +79,8 @@ def syntax_message(desc: str, pattern: str, index: int) -> str:
 @lru_cache(maxsize=1)
 def _category_ranges() -> dict[str, tuple[tuple[int, int], ...]]:
     """Code point ranges of every Unicode general category (computed once, on first use)."""
+    import unicodedata  # here and in ``\N{...}`` only: the C module is not loaded by every start-up (issue 12)
+
     table: dict[str, list[tuple[int, int]]] = {}
     start = 0
     current = unicodedata.category("\x00")
@@ -496,6 +497,8 @@ class _Translator:
                 raise self.error("Illegal control escape sequence", nxt)
             return "", chr(ord(src[nxt]) ^ 64), nxt + 1
         if c == "N":
+            import unicodedata
+
             m = re.compile(r"\{([^}]*)\}").match(src, nxt)
             try:
                 ch = unicodedata.lookup(m.group(1)) if m else None
