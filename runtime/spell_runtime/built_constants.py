@@ -4,8 +4,8 @@ A built module cannot receive its constants (quoted forms, call forms named by i
 table, keywords, builtins) as injected globals the way an in-memory compilation does, so it
 rebuilds them when imported. Writing one Python constructor per value (``plist([_s40, _k134])``)
 made constants a quarter of a built module and thousands of AST nodes for CPython to compile;
-here they are one string that ``json`` (C-accelerated) parses, decoded into values by one small
-walk. The encoder is ``spellc.emit.constants.ConstantEncoder``; the two must agree on:
+here they are one string that ``json``'s C scanner parses (``_parse_json``), decoded into values by one
+small walk. The encoder is ``spellc.emit.constants.ConstantEncoder``; the two must agree on:
 
 - the text is a JSON array, one entry per constant, each entry's value built after the entries
   it refers to; constant ``i`` is bound as the global ``_k<i>`` (``bind_constants``);
@@ -25,11 +25,11 @@ The runtime never imports ``spellc`` (architecture.md §5): this module uses onl
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, Final
 
 from .bigdigits import parse_int
 from .core.registry import BUILTINS
@@ -93,6 +93,35 @@ _RAW_TAGS = frozenset(("k", "s", "c", "re", "i", "-i", "N", "-N", "/", "M", "f",
 """Tags whose arguments are plain JSON data, not encoded values."""
 
 
+_JSON_CONSTANTS: Final = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}
+_scan: Callable[[str, int], tuple[Any, int]] | None = None
+
+
+def _parse_json(text: str) -> Any:
+    """``json.loads(text)`` through the C scanner ``json`` itself uses, without importing the ``json``
+    package: its import compiles six regular expressions and loads four modules, ~4.6 M instructions of
+    every built module's start-up (issue 12). Anything but one JSON value filling the text (a damaged
+    module, an interpreter without ``_json``) goes to ``json.loads``, which raises its usual error."""
+    global _scan
+    try:
+        if _scan is None:
+            from _json import make_scanner
+
+            # The attributes the scanner reads off a ``json.JSONDecoder``, with ``json.loads``'s defaults
+            # (typeshed types that context as a scanner, which it never is: hence ``Any``).
+            context: Any = SimpleNamespace(strict=True, object_hook=None, object_pairs_hook=None, parse_float=float,
+                                           parse_int=int, parse_constant=_JSON_CONSTANTS.__getitem__)
+            _scan = make_scanner(context)
+        value, end = _scan(text, 0)
+        if end == len(text):
+            return value
+    except (ImportError, StopIteration, ValueError):
+        pass
+    import json
+
+    return json.loads(text)
+
+
 def decode_constants(text: str) -> list[Any]:
     """The constants encoded in ``text`` (see the module docstring), in order."""
     done: list[Any] = []
@@ -124,7 +153,7 @@ def decode_constants(text: str) -> list[Any]:
             return _TAGS[tag](args)
         return x  # float, bool, None
 
-    for entry in json.loads(text):
+    for entry in _parse_json(text):
         done.append(value(entry))
     return done
 
