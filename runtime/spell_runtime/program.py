@@ -20,7 +20,8 @@ from .core.evaluation import EVAL
 from .core.registry import BUILTINS
 from .data.atoms import Keyword, Symbol
 from .data.lookup import get
-from .effects import EffectContext, effect_hint, effect_namespaces
+from .effects.context import EffectContext
+from .effects.namespace_maps import effect_hint, effect_namespaces
 from .library import load
 from .support import set_recursion_limit
 

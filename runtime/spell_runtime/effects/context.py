@@ -42,17 +42,16 @@ from typing import TYPE_CHECKING, Any, Optional
 from ..core.registry import INFO, member
 from ..data.hashmap import SpellMap
 from ..errors import HostError
-from .envelope import fail
-from .globals import GlobalsStore
-from .paths import PathRefused
 
 if TYPE_CHECKING:
+    from .globals import GlobalsStore
     from .web import SearchBackend
 
 BUILDERS: dict[str, Callable[[EffectContext], SpellMap]] = {}
 """Namespace name → the function that builds its map for one context. Filled by
-``namespace_maps.py`` when it loads (``effects/__init__`` imports it): the builders import the
-effect implementations, which import this module for ``EffectContext``."""
+``namespace_maps.py`` when it loads, which whoever makes a context has done: ``EffectContext`` taken
+from the package comes through it (``effects/__init__``), and ``spell_runtime.program`` imports it.
+The builders import the effect implementations, which import this module for ``EffectContext``."""
 
 MessageSender = Callable[[Any, Any, Any], None]
 """``send(handle, value, from)``: deliver a message to an agent (used by ``io/watch-send``)."""
@@ -72,14 +71,16 @@ class EffectContext:
     message channel, needed only by ``io/watch-send``/``io/event-send``.
 
     A plain class rather than a ``@dataclass``: ``dataclasses`` imports ``inspect``, start-up
-    that every ``spellc eval`` paid for this one class (issue 12.4).
+    that every ``spellc eval`` paid for this one class (issue 12.4). For the same reason the
+    ``globals`` store is made when first read, and what members need (``paths``, ``envelope``) is
+    imported by ``bind``: every program's start makes a context, few programs use an effect (issue 12).
     """
 
     def __init__(self, globals: Optional[GlobalsStore] = None, workspace: Optional[str] = None,
                  cwd: Optional[str] = None, sh_timeout: Optional[float] = None, temp_dir: Optional[str] = None,
                  search_backends: Optional[dict[str, SearchBackend]] = None, web_config: Optional[SpellMap] = None,
                  send: Optional[MessageSender] = None, stop_event: Optional[threading.Event] = None) -> None:
-        self.globals: GlobalsStore = globals if globals is not None else GlobalsStore()
+        self._globals: Optional[GlobalsStore] = globals
         self.workspace = workspace
         self.cwd = cwd
         self.sh_timeout = sh_timeout
@@ -109,6 +110,19 @@ class EffectContext:
         return "EffectContext(globals=%r, workspace=%r, cwd=%r, sh_timeout=%r, temp_dir=%r, search_backends=%r, " \
                "web_config=%r, send=%r)" % (self.globals, self.workspace, self.cwd, self.sh_timeout, self.temp_dir,
                                             self.search_backends, self.web_config, self.send)
+
+    @property
+    def globals(self) -> GlobalsStore:
+        """The run's ``globals/`` store: the one given, else a fresh one made on first read."""
+        store = self._globals
+        if store is None:
+            from .globals import GlobalsStore
+
+            with self._lock:
+                store = self._globals
+                if store is None:
+                    store = self._globals = GlobalsStore()
+        return store
 
     # -- accounting -------------------------------------------------------------------
     def note_effect(self) -> None:
@@ -174,6 +188,9 @@ class EffectContext:
         registry keeps members alive, and a strong reference would keep every
         run's context (and its globals) alive with them.
         """
+        from .envelope import fail
+        from .paths import PathRefused
+
         ref = weakref.ref(self)
 
         def live() -> EffectContext:
