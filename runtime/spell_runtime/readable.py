@@ -13,6 +13,7 @@ reader's behaviour is exotic (a symbol starting with ``%``), the test answers
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Final, Optional
@@ -27,16 +28,18 @@ _JAVA_WHITESPACE: Final = frozenset(
 )
 _TOKEN_BREAKERS: Final = _JAVA_WHITESPACE | frozenset(',";@^`~()[]{}\\\u0085')
 _BAD_SYMBOL_START: Final = frozenset("#'%:")
-# LispReader.symbolPat with Java's \D (ASCII) and '.' (no line terminators; those are excluded above).
-# Compiled when a token is first checked (``_symbol_pattern``), not by every start-up (issue 12).
-_SYMBOL_TEXT: Final = r":?([^0-9/].*/)?(/|[^0-9/][^/]*)"
-_symbol_pat: Optional[re.Pattern[str]] = None
 
 
-def _symbol_pattern() -> re.Pattern[str]:
-    global _symbol_pat
-    _symbol_pat = re.compile(_SYMBOL_TEXT, re.DOTALL)
-    return _symbol_pat
+def _first_symbol_match(text: str) -> Optional[re.Match[str]]:
+    """``_symbol_match`` until its first call, which puts the compiled pattern's ``fullmatch`` in its place:
+    the pattern is compiled when a token is first checked, not by every start-up (issue 12)."""
+    global _symbol_match
+    # LispReader.symbolPat with Java's \D (ASCII) and '.' (no line terminators; those are excluded above).
+    _symbol_match = re.compile(r":?([^0-9/].*/)?(/|[^0-9/][^/]*)", re.DOTALL).fullmatch
+    return _symbol_match(text)
+
+
+_symbol_match: Callable[[str], Optional[re.Match[str]]] = _first_symbol_match
 
 
 def is_java_whitespace(c: str) -> bool:
@@ -56,7 +59,7 @@ def _token_ok(text: str) -> bool:
     """True when ``text`` reads as one symbol/keyword token (not a number, not invalid)."""
     if not text or not _TOKEN_BREAKERS.isdisjoint(text):
         return False
-    m = (_symbol_pat or _symbol_pattern()).fullmatch(text)
+    m = _symbol_match(text)
     if m is None:
         return False
     ns, name = m.group(1), m.group(2)

@@ -14,9 +14,10 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Final, cast
+from typing import Any, Final, Optional, cast
 
 from ..bigdigits import parse_int
 from ..data.atoms import BigInt, Char, Float32
@@ -40,8 +41,6 @@ _BAD_DEC_CHAR: Final = r"[^0-9.eE+-]"
 _INT_TEXT: Final = r"[+-]?[0-9]+"
 _NUMBER_IN_TEXT: Final = r"-?[0-9]+(?:\.[0-9]+)?"
 _COMPILED: dict[str, re.Pattern[str]] = {}
-_number_in_text: re.Pattern[str] | None = None
-"""``_NUMBER_IN_TEXT`` compiled, read directly by ``parse-number`` (which programs call in loops)."""
 
 
 def _pattern(text: str) -> re.Pattern[str]:
@@ -52,10 +51,16 @@ def _pattern(text: str) -> re.Pattern[str]:
     return p
 
 
-def _number_pattern() -> re.Pattern[str]:
-    global _number_in_text
-    _number_in_text = _pattern(_NUMBER_IN_TEXT)
-    return _number_in_text
+def _first_number_search(text: str) -> Optional[re.Match[str]]:
+    """``_number_search`` until its first call, which puts the compiled pattern's ``search`` in its place."""
+    global _number_search
+    _number_search = _pattern(_NUMBER_IN_TEXT).search
+    return _number_search(text)
+
+
+_number_search: Callable[[str], Optional[re.Match[str]]] = _first_number_search
+"""``_NUMBER_IN_TEXT``'s search, called directly by ``parse-number`` (which programs call in loops):
+after the first call as cheap as a search on a pattern compiled at import."""
 
 
 def _text(x: Any) -> str:
@@ -245,7 +250,7 @@ def denominator(x: Any) -> Any:
 @builtin("parse-number", host="parse-number")
 def parse_number(x: Any) -> Any:
     """Δ Spell-specific: the first ``-?\\d+(?:\\.\\d+)?`` in ``(str x)``, as a double or a long."""
-    m = (_number_in_text or _number_pattern()).search(_text(x))
+    m = _number_search(_text(x))
     if m is None:
         return None
     text = m.group(0)

@@ -9,22 +9,25 @@ holds astral characters.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Optional
 
-_astral: Optional[re.Pattern[str]] = None
-"""Matches an astral character; compiled when a non-ASCII string is first checked (``_astral_pattern``),
-not by every start-up (issue 12)."""
+
+def _first_astral_search(s: str) -> Optional[re.Match[str]]:
+    """``_astral_search`` until its first call, which puts the compiled pattern's ``search`` in its place:
+    the pattern is compiled when a non-ASCII string is first checked, not by every start-up (issue 12)."""
+    global _astral_search
+    _astral_search = re.compile("[\U00010000-\U0010ffff]").search
+    return _astral_search(s)
 
 
-def _astral_pattern() -> re.Pattern[str]:
-    global _astral
-    _astral = re.compile("[\U00010000-\U0010ffff]")
-    return _astral
+_astral_search: Callable[[str], Optional[re.Match[str]]] = _first_astral_search
+"""Finds an astral character."""
 
 
 def is_bmp(s: str) -> bool:
     """True when every character of ``s`` is one UTF-16 code unit."""
-    return s.isascii() or (_astral or _astral_pattern()).search(s) is None
+    return s.isascii() or _astral_search(s) is None
 
 
 def utf16_len(s: str) -> int:
