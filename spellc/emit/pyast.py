@@ -120,13 +120,17 @@ def chain(left: ast.expr, ops: list[ast.cmpop], comparators: list[ast.expr]) -> 
     return node
 
 
-# Loaded names are shared: one ``Name`` node per (name, position) serves every place that reads it
-# there (a call site reads ``D`` and its temporaries several times at one position), as ``ast.parse``
-# shares its context nodes. CPython compiles and unparses shared nodes like copies. Nothing edits a
-# node in place except ``build_module``'s renaming of constants, which renames each node once and
-# runs after emitting; ``reset_names`` empties the table for the next emitter. About a third of the
-# names made for compile-300 were repeats (issue 12: emitting is a third of a cold compile).
-_NAMES: dict[tuple[str, Pos], ast.Name] = {}
+# Loaded names are shared: the ``Name`` node last made for a name serves every later read of that
+# name at the same position (a call site reads ``D`` and its temporaries several times at one
+# position), as ``ast.parse`` shares its context nodes. CPython compiles and unparses shared nodes
+# like copies. Nothing edits a node in place except ``build_module``'s renaming of constants, which
+# renames each node once and runs after emitting; ``reset_names`` empties the table for the next
+# emitter. The table is keyed by the name alone and a hit needs the very position tuple on
+# ``_STACK`` (``is``): reads at one position come while it is pushed. Keyed by (name, position), a
+# tuple built and hashed (four ints) per read and one entry per node, it found a few more repeats
+# (812 against 708 of compile-300's 3,991 reads) and cost ~2.7 M more machine instructions
+# (issue 12: emitting is a third of a cold compile).
+_NAMES: dict[str, tuple[Pos, ast.Name]] = {}
 _Name = ast.Name  # the hottest classes, bound once (no ``ast.`` attribute lookup per node)
 _Call = ast.Call
 
@@ -139,13 +143,14 @@ def reset_names() -> None:
 # The constructors below are the emitter's hottest (a name is a third of all nodes): they position
 # their node in place rather than through ``_s``, one Python call fewer per node.
 def name(n: str) -> ast.Name:
-    key = (n, _STACK[-1])
-    node = _NAMES.get(key)
-    if node is None:
-        p = key[1]
-        node = _NAMES[key] = _new(_Name)
-        node.__dict__ = {"id": n, "ctx": LOAD,
-                         "lineno": p[0], "col_offset": p[1], "end_lineno": p[2], "end_col_offset": p[3]}
+    p = _STACK[-1]
+    last = _NAMES.get(n)
+    if last is not None and last[0] is p:
+        return last[1]
+    node = _new(_Name)
+    node.__dict__ = {"id": n, "ctx": LOAD,
+                     "lineno": p[0], "col_offset": p[1], "end_lineno": p[2], "end_col_offset": p[3]}
+    _NAMES[n] = (p, node)
     return node
 
 
@@ -174,11 +179,14 @@ def call(func: ast.expr, *args: ast.expr) -> ast.Call:
 
 def callname(fn: str, *args: ast.expr) -> ast.Call:
     p = _STACK[-1]
-    func = _NAMES.get((fn, p))
-    if func is None:
-        func = _NAMES[fn, p] = _new(_Name)
+    last = _NAMES.get(fn)
+    if last is not None and last[0] is p:
+        func = last[1]
+    else:
+        func = _new(_Name)
         func.__dict__ = {"id": fn, "ctx": LOAD,
                          "lineno": p[0], "col_offset": p[1], "end_lineno": p[2], "end_col_offset": p[3]}
+        _NAMES[fn] = (p, func)
     node = _new(_Call)
     node.__dict__ = {"func": func, "args": list(args), "keywords": [],
                      "lineno": p[0], "col_offset": p[1], "end_lineno": p[2], "end_col_offset": p[3]}

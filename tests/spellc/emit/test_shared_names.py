@@ -86,3 +86,21 @@ def test_build_renames_shared_constant_names_once_and_numbers_by_places() -> Non
     ordered = sorted(counts, key=lambda name: int(name[2:]))
     # entries are numbered most-used first: counts never rise along the numbering of the used ones
     assert [counts[n] for n in ordered[:3]] == sorted((counts[n] for n in ordered[:3]), reverse=True)
+
+
+def test_a_name_is_shared_while_its_position_stays_pushed() -> None:
+    """``pyast.name`` remembers the last node per name and shares it only at the very position tuple
+    that is on the stack (an identity test, no tuple key hashed per read)."""
+    P.reset_names()
+    pos = (3, 2, 3, 9)
+    with P.at(pos):
+        first = P.name("_t1")
+        assert P.name("_t1") is first and P.callname("f", first).func is not first
+        assert P.callname("_t1").func is first  # callname's head shares the same table
+        with P.at((4, 0, 4, 5)):
+            inner = P.name("_t1")
+        assert inner is not first and inner.lineno == 4
+        again = P.name("_t1")  # the inner read replaced the remembered node: a new one, placed here
+        assert again is not first and again.lineno == 3 and P.name("_t1") is again
+    with P.at(tuple([3, 2, 3, 9])):  # an equal position, another tuple: not the same pushed place
+        assert P.name("_t1") is not again
