@@ -149,7 +149,9 @@ class EmitterBase:
         self.private: dict[Symbol, str] = {}
         # Python locals / expressions known to hold longs (see analyze.privacy.int_loop_vars).
         self.int_vars: set[str] = set()
-        self.int_exprs: set[int] = set()
+        # Expressions known to hold longs, by id; the node is kept with its id, so no node made after
+        # one that was dropped (a fusion given up, ``pipelines``) can reuse the id and pass for a long.
+        self.int_exprs: dict[int, ast.expr] = {}
         # True while emitting inside a body sequence whose handler marks the failing element: the
         # outermost marking in a Python function wins (support.seq_fail), so sequences nested in it
         # need no handler and no element counter of their own.

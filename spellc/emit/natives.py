@@ -50,7 +50,7 @@ class NativeEmitter(EmitterBase):
         spec = BY_NAME[op]
         e = self._LOWER[spec.family](self, op, args)
         if spec.keeps_long and all(self._operand_is_int(a) for a in args):
-            self.int_exprs.add(id(e))
+            self.int_exprs[id(e)] = e
         return e
 
     def _operand_is_int(self, e: ast.expr) -> bool:

@@ -100,7 +100,7 @@ def second_call(em: Emitter, node: ir.Call, scope: Scope, info: FnInfo,
     with P.at(em.call_pos(node.form, node.pos)):
         e = P.callname(second_fname, P.name("D"), em.const(node.form.first), *exprs)
     if em.second_longs:
-        em.int_exprs.add(id(e))
+        em.int_exprs[id(e)] = e
     return stmts, e
 
 
