@@ -375,10 +375,17 @@ class EmitterBase:
         (rather than a constant, a compiled function, a runtime helper or a Python builtin)."""
         return not (name in self.consts or name in _GLOBAL_NAMES or name.startswith(("_fn", "_nest")))
 
-    def nested(self, blocks: int, indents: int = 0) -> _Nested:
+    def nested(self, blocks: int, indents: int = 0) -> _Unnest:
         """``with self.nested(k):`` — code emitted inside sits ``k`` more blocks (and indents) deep;
-        ``indents`` counts statement bodies that open no block (``if``)."""
-        return _Nested(self, blocks, indents)
+        ``indents`` counts statement bodies that open no block (``if``).
+
+        Like ``pyast.at``, the call adds and one shared object takes it off again when the block
+        is left (``_NESTING``): an object per use cost more than the counting (~300 uses per
+        module). Only ever use it as ``with self.nested(k):``."""
+        self.blocks += blocks
+        self.indent += blocks + indents
+        _NESTING.append((self, blocks, blocks + indents))
+        return _UNNEST
 
     # ------------------------------------------------------------------ combining sub-results
     def emit_in_order(self, nodes: tuple[ir.Node, ...] | list[ir.Node], scope: Scope,
@@ -444,21 +451,23 @@ _GLOBAL_NAMES = frozenset({*helper_names(), *dir(builtins), L.TABLE})
 """Names generated code reads from the module's globals."""
 
 
-class _Nested:
-    """``Emitter.nested``: adds to the block count for the code emitted inside."""
+_NESTING: list[tuple[EmitterBase, int, int]] = []
+"""What each open ``nested`` block added: (emitter, blocks, indents). Module-level like ``pyast``'s
+position stack: the compiler driver holds a lock while emitting."""
 
-    __slots__ = ("emitter", "blocks", "indents")
 
-    def __init__(self, emitter: EmitterBase, blocks: int, indents: int = 0) -> None:
-        self.emitter = emitter
-        self.blocks = blocks
-        self.indents = indents
+class _Unnest:
+    """What ``nested`` returns: leaving the ``with`` block takes off what the call added."""
+
+    __slots__ = ()
 
     def __enter__(self) -> None:
-        self.emitter.blocks += self.blocks
-        self.emitter.indent += self.blocks + self.indents
+        return None
 
     def __exit__(self, *exc: object) -> None:
-        self.emitter.blocks -= self.blocks
-        self.emitter.indent -= self.blocks + self.indents
+        emitter, blocks, indents = _NESTING.pop()
+        emitter.blocks -= blocks
+        emitter.indent -= indents
 
+
+_UNNEST = _Unnest()
