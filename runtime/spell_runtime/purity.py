@@ -29,17 +29,9 @@ from .data.atoms import BigInt, Char, Float32, Keyword, Pattern, Symbol
 from .data.hashmap import SpellMap, SpellSet
 from .data.plist import PList
 from .data.vector import LineVector, PVector, VectorView
+from .pure_names import PURE_NAMES
 
-PURE_FUNCTIONS: Final = frozenset(Symbol(n) for n in """
-* *' + +' - -' / < <= = > >= abs any? assoc assoc-in bigdec bigint boolean boolean? butlast coll? compare
-concat conj cons contains? count dec dec' denominator disj dissoc distinct distinct? double drop drop-last
-empty? even? false? ffirst find first flatten float frequencies get get-in identity inc inc' int int?
-integer? interleave interpose into keys keyword keyword? last list list* list? long map? max min mod name
-namespace neg-int? neg? next nil? not not-empty not= nth number? numerator odd? partition partition-all
-peek pop pos-int? pos? pr-str quot ratio? rational? rem rest reverse second select-keys seq seq?
-sequential? set set? some? sort str string? subs subvec symbol symbol? take take-last take-nth true? vals
-vec vector vector? zero? zipmap key val split-at
-""".split())
+PURE_FUNCTIONS: Final = frozenset(Symbol(n) for n in PURE_NAMES)
 
 HIGHER_ORDER: Final = frozenset(Symbol(n) for n in """
 map filter remove reduce keep some every? sort-by group-by mapcat map-indexed update update-in

@@ -5,7 +5,7 @@ each stage builds a whole vector, and each element goes through the generic call
 function. When the intermediate vectors are never bound (they are arguments of the next stage,
 so nothing but that stage can see them) and every function is *pure* — a literal ``fn`` whose
 body is private (``analyze.privacy``, as for ``emit.fastpaths``) and calls nothing but
-deterministic, effect-free core builtins (``purity.PURE_FUNCTIONS``), or such a builtin itself —
+deterministic, effect-free core builtins (``purity.PURE_FUNCTIONS``, ``pure_names``), or such a builtin itself —
 the whole pipeline can run as one Python ``for`` over the innermost collection, each function
 inline::
 
@@ -113,12 +113,12 @@ def _pure_literal(fn: Any, arity: int) -> bool:
     whose second run (the eager path after a failure) a program could tell from the first."""
     if type(fn) is not ir.Fn or fn.body is None or not fn.body.private or len(fn.body.params) != arity:
         return False
-    from spell_runtime.purity import PURE_FUNCTIONS  # imported by the first literal candidate: start-up (issue 12.4)
+    from spell_runtime.pure_names import PURE_NAMES  # imported by the first literal candidate: start-up (issue 12.4)
 
     stack: list[Any] = [fn.body.body]
     while stack:
         n = stack.pop()
-        if isinstance(n, _REFUSED) or type(n) is ir.BuiltinCall and (n.env or n.sym not in PURE_FUNCTIONS):
+        if isinstance(n, _REFUSED) or type(n) is ir.BuiltinCall and (n.env or not _pure_name(n.sym, PURE_NAMES)):
             return False
         stack.extend(ir.children(n))
     return True
@@ -142,10 +142,15 @@ def _pure_builtin(f: Any, arity: int) -> bool:
         return False
     if (f.sym.name, arity) in BY_CALL:
         return True
-    from spell_runtime.purity import PURE_FUNCTIONS  # imported by the first stage candidate: start-up
+    from spell_runtime.pure_names import PURE_NAMES  # imported by the first stage candidate: start-up
 
     info = info_of(f.value)
-    return f.sym in PURE_FUNCTIONS and info is not None and not info.env
+    return _pure_name(f.sym, PURE_NAMES) and info is not None and not info.env
+
+
+def _pure_name(sym: Symbol, pure_names: frozenset[str]) -> bool:
+    """``sym in purity.PURE_FUNCTIONS``, asked of the names (``spell_runtime.pure_names``)."""
+    return sym.ns is None and sym.name in pure_names
 
 
 Pipeline = tuple[str, list[ir.BuiltinCall], ir.Node]
