@@ -307,7 +307,8 @@ class EmitterBase:
         method = self._EXPRESSIONS[type(node)]
         self.edepth += 1
         stack = P.STACK  # ``with P.at(node.pos)``, inlined: this runs once per IR node
-        stack.append(node.pos if node.pos is not None else stack[-1])
+        pos = node.pos
+        stack.append(pos if pos is not None else stack[-1])
         try:
             res: Result = method(self, node, scope, info)
         finally:

@@ -29,6 +29,10 @@ from .typed import TypedEmitter
 
 _B = TypeVar("_B")
 
+_TAIL_CTXS = tuple(ir.TAIL_CTXS)
+"""``ir.TAIL_CTXS`` as a tuple: ``in`` finds a member by identity, where the frozenset hashed the enum
+member through ``Enum.__hash__``, a Python call (``tail_of`` asks once per statement)."""
+
 
 class ScopeEmitter(TypedEmitter):
     """Emits statements, tail exits and the constructs that open a binding scope."""
@@ -40,7 +44,7 @@ class ScopeEmitter(TypedEmitter):
     def tail_of(self, node: ir.Node) -> Optional[Exit]:
         """The exit ``node``'s value leaves through: the current one when the analyzer put the node in
         tail context (RETURN, LOOP), else None (its value is used, or discarded)."""
-        return self.exit if node.ctx in ir.TAIL_CTXS else None
+        return self.exit if node.ctx in _TAIL_CTXS else None
 
     def stmts(self, node: ir.Node, scope: Scope, info: FnInfo) -> list[ast.stmt]:
         """Emit ``node`` as statements: in tail context its value leaves through ``self.exit``, else it
@@ -452,7 +456,7 @@ class ScopeEmitter(TypedEmitter):
                 body = self._let_body(node, scope, info, result_var)
             # In tail context every way out returns, jumps or breaks (then a loop puts them back):
             # nothing after the ``try`` runs, so nothing is kept.
-            kept, put_back = self.param_saves() if scope.reloads and node.ctx not in ir.TAIL_CTXS else ([], [])
+            kept, put_back = self.param_saves() if scope.reloads and node.ctx not in _TAIL_CTXS else ([], [])
             if node.private:
                 own = {b.pattern: self.private[b.pattern] for b in node.bindings}
                 pre = [P.assign(var, P.name(H.MISS)) for var in dict.fromkeys(own.values())]
@@ -528,7 +532,7 @@ class ScopeEmitter(TypedEmitter):
             if scope.used:
                 top.append(self.unwind_if_any(scope.undo))
             loop = P.while_true(top + put_back + body_stmts)
-            after = put_back if node.ctx not in ir.TAIL_CTXS else []  # as for a let (let_stmts)
+            after = put_back if node.ctx not in _TAIL_CTXS else []  # as for a let (let_stmts)
             return pre + kept + self._scope_frame(scope, [], [], [loop], node.pos, privates=privates) + after
         reloads = self.param_reloads
         with self.nested(3):
@@ -553,7 +557,7 @@ class ScopeEmitter(TypedEmitter):
         loop = P.while_true(top + body_stmts)
         # the saved outer values are what a pattern without a recur value falls back to
         out = self._scope_frame(scope, saves, restores, [loop], node.pos)
-        return pre + kept + out + (put_back if node.ctx not in ir.TAIL_CTXS else [])
+        return pre + kept + out + (put_back if node.ctx not in _TAIL_CTXS else [])
 
     def _loop_rebind_now(self, tail: LoopExit, vals: ast.expr) -> list[ast.stmt]:
         """Re-bind loop variables from a recur request of any length (Q16), before ``continue``."""
