@@ -4,6 +4,7 @@ vector and map literals, ``reopen``."""
 from __future__ import annotations
 
 from spell_runtime.abi import H
+from spell_runtime.data import get
 
 from ..analyze import ir
 from . import pyast as P
@@ -41,8 +42,6 @@ class ValueEmitter(EmitterBase):
         info.static_refs = True
         keys = P.tuple_([self.const(k) for k in node.keys])
         if node.has_static_root:
-            from spell_runtime.data import get
-
             v = node.static_root
             for k in node.keys:
                 v = get(v, k)
