@@ -141,6 +141,10 @@ class H:
     # issue 12: the late references' dynamic evaluations too (LATE and LATE_PUB are what they replace)
     LATE_HERE: Final = "_late_here"
     LATE_PUB_HERE: Final = "_late_pub_here"
+    # issue 12: the published variants write the parameters' new values into the caller's locals
+    # themselves (``frame_paths.write_params``); MACRO_PUB_HERE and LATE_PUB_HERE are what they replace
+    MACRO_PUB_SET: Final = "_macro_pub_set"
+    LATE_PUB_SET: Final = "_late_pub_set"
 
     @staticmethod
     def op(name: str) -> str:
@@ -224,6 +228,7 @@ def compiled_namespace() -> dict[str, Any]:
         H.PRIV_FAILED_HERE: frame_paths.priv_failed_here, H.RESTORE_ALL: s.restore_all,
         H.MACRO_HERE: frame_paths.macro_here, H.MACRO_PUB_HERE: frame_paths.macro_pub_here,
         H.LATE_HERE: frame_paths.late_here, H.LATE_PUB_HERE: frame_paths.late_pub_here,
+        H.MACRO_PUB_SET: frame_paths.macro_pub_set, H.LATE_PUB_SET: frame_paths.late_pub_set,
         "_op_add": num.add, "_op_sub": num.sub, "_op_mul": num.mul, "_op_lt": num.lt, "_op_gt": num.gt,
         "_op_le": num.le, "_op_ge": num.ge, "_op_inc": num.inc, "_op_dec": num.dec, "_op_neg": num.neg,
         "_op_zero": num.is_zero, "_op_pos": num.is_pos, "_op_negp": num.is_neg,
@@ -236,7 +241,8 @@ def compiled_namespace() -> dict[str, Any]:
 
 
 LEGACY: Final = frozenset({"APPLY", "FN_FAIL", "MACRO_CALL", "MACRO_CALL_PUB", "MACRO_INTO", "STALE",
-                           "RECUR_VALUE", "FN_FAILED", "SEQ_FAIL", "PRIV_FAIL", "LATE", "LATE_PUB", "CONV"})
+                           "RECUR_VALUE", "FN_FAILED", "SEQ_FAIL", "PRIV_FAIL", "LATE", "LATE_PUB", "CONV",
+                           "MACRO_PUB_HERE", "LATE_PUB_HERE"})
 """``H`` members the emitter no longer writes but modules built by earlier versions of it call
 (``spellc build`` output imports this namespace): kept so that those modules still run."""
 

@@ -20,12 +20,17 @@ locals) the handler shows the re-bound values, exactly as the argument tuple bui
 did. The common paths never come here: a non-map tail value is returned inline, and a map
 returned to a builtin (``_H`` None, passed along for that test) or that is no recur request is
 handed back before the frame is looked at.
+
+Two of them also write the frame: ``macro_pub_set`` and ``late_pub_set`` store the parameters'
+values after an expansion that may ``def`` one back into the body's parameter locals
+(``write_params``), so their call sites need no reload of their own.
 """
 
 from __future__ import annotations
 
 import sys
-from types import FunctionType
+from collections.abc import Callable
+from types import FrameType, FunctionType
 from typing import Any, Optional
 
 from .data.fn import recur_vals
@@ -145,5 +150,62 @@ def late_pub_here(syms: tuple[Any, ...], form: Any, undo: list[Any]) -> tuple[An
     return late_published_into(values[ENV], syms, _param_values(values, len(syms)), form, undo)
 
 
+_locals_to_fast: Optional[Callable[[FrameType, int], None]] = None
+"""``PyFrame_LocalsToFast`` through ctypes (Python < 3.13), bound by the first frame write."""
+
+
+def write_params(frame: FrameType, before: tuple[Any, ...], after: tuple[Any, ...]) -> None:
+    """Store ``after`` into ``frame``'s parameter locals ``_p0``, ``_p1``, ... (``PARAM_LOCAL``), which
+    held ``before``: what the call sites of ``macro_pub_set`` and ``late_pub_set`` once did themselves
+    with a list display reloading the locals from the helper's answer, about 17 ``ast`` nodes a site
+    in the rare paths of every published body (issue 12: 790 of compile-300's 13,800). An expansion that ``def``s a parameter is
+    rarer still: when no value changed (by identity) nothing is written, and ctypes is not loaded.
+
+    A function's locals live in its frame's fast slots, which ``frame.f_locals`` only copies before
+    Python 3.13; ``PyFrame_LocalsToFast`` copies that dict back (cells included, ``clear=0``: a name
+    absent from it keeps its slot). The dict is taken afresh just before, so every other local goes
+    back as it is. From 3.13 on (PEP 667), ``f_locals`` writes through to the slots itself. ctypes is
+    imported here, on this rare path only, never at start-up (as ``limits._load_async_exc`` does)."""
+    global _locals_to_fast
+    if all(a is b for a, b in zip(after, before)):
+        return
+    values = frame.f_locals
+    for i, v in enumerate(after):
+        values[PARAM_LOCAL % i] = v
+    if sys.version_info >= (3, 13):
+        return
+    if _locals_to_fast is None:
+        import ctypes
+
+        _locals_to_fast = ctypes.PYFUNCTYPE(None, ctypes.py_object, ctypes.c_int)(
+            ("PyFrame_LocalsToFast", ctypes.pythonapi))
+    _locals_to_fast(frame, 0)
+
+
+def macro_pub_set(syms: tuple[Any, ...], m: Any, form: Any, undo: list[Any], mark: Optional[list[Any]] = None) -> Any:
+    """``macro_pub_here`` that writes the parameters' values after the expansion (it may ``def`` one)
+    into the calling frame's locals itself (``write_params``) and answers only the expansion's value:
+    the call site is just this call. The caller is the body's function or a piece outlined from it,
+    which then receives and hands back every published parameter (``EmitterBase._outline``)."""
+    frame = sys._getframe(1)
+    values = frame.f_locals
+    before = _param_values(values, len(syms))
+    answer = macro_call_published_into(values[ENV], syms, before, m, form, undo, mark)
+    write_params(frame, before, answer[:-1])
+    return answer[-1]
+
+
+def late_pub_set(syms: tuple[Any, ...], form: Any, undo: list[Any]) -> Any:
+    """``late_pub_here`` that writes the parameters' values afterwards into the calling frame's locals
+    itself, as ``macro_pub_set`` does, and answers only the value."""
+    frame = sys._getframe(1)
+    values = frame.f_locals
+    before = _param_values(values, len(syms))
+    answer = late_published_into(values[ENV], syms, before, form, undo)
+    write_params(frame, before, answer[:-1])
+    return answer[-1]
+
+
 __all__ = ["ENV", "HEAD", "INDEX", "TABLE", "PARAM_LOCAL", "conv_here", "fn_failed_here", "late_here", "late_pub_here",
-           "macro_here", "macro_pub_here", "priv_failed_here", "recur_here", "seq_failed_here"]
+           "late_pub_set", "macro_here", "macro_pub_here", "macro_pub_set", "priv_failed_here", "recur_here",
+           "seq_failed_here", "write_params"]

@@ -334,7 +334,7 @@ class EmitterBase:
         The body is emitted with no exit (``self.exit``), as a value, so no ``return``, ``break``
         or ``continue`` of the enclosing function can occur in it. It gets ``D``, the private locals it reads, and,
         when it ``def``s into the enclosing scope, that scope's undo list, which it hands back with
-        its value: ``_r, _u = _nestN(D, _u, _l3)``.
+        its value: ``_r, _u = _nestN(D, _u, _l3)``; so too the published parameters it may reassign.
         """
         self._nfn += 1
         name = "_nest%d" % self._nfn
@@ -355,8 +355,12 @@ class EmitterBase:
                     stored.add(n.name)
         undo = [scope.undo] if scope.used else []
         # Published parameters a macro call inside reloads (issue 13.1, ``published_calls``) come in
-        # and go back out like the undo list.
-        reloaded = [v for v in self.published.locals_ if v in stored] if self.published is not None else []
+        # and go back out like the undo list; all of them when the piece calls a helper that writes
+        # them in its frame itself (``frame_paths.write_params``: nothing is stored in the piece).
+        reloaded: list[str] = []
+        if self.published is not None:
+            writes = not loaded.isdisjoint(_FRAME_WRITERS)
+            reloaded = [v for v in self.published.locals_ if writes or v in stored]
         back = undo + reloaded
         read = sorted(v for v in ((loaded - stored) | set(reloaded)) - {"D", *undo} if self._is_enclosing_local(v))
         if back:
@@ -450,6 +454,9 @@ _LEAVES = (ir.Const, ir.Local, ir.Global, ir.BuiltinRef)
 
 _GLOBAL_NAMES = frozenset({*helper_names(), *dir(builtins), L.TABLE})
 """Names generated code reads from the module's globals."""
+
+_FRAME_WRITERS = frozenset({H.MACRO_PUB_SET, H.LATE_PUB_SET})
+"""Helpers that write a published body's parameter locals in their caller's frame (``_outline``)."""
 
 
 _NESTING: list[tuple[EmitterBase, int, int]] = []

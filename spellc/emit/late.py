@@ -12,10 +12,11 @@ which mark it when the expansion's escaping defs bind a core name (``support.mar
 
 ``_late_here`` (``spell_runtime.frame_paths``: ``support.late`` with ``D`` read from the frame, a
 rare path) evaluates the node's form afresh in ``D`` — compiled when it runs, so under the
-bindings of that moment — with its escaping defs appended to the scope's undo list, exactly as a macro expansion at that place is evaluated. In a body whose
-parameters are published around calls (``emit.published_calls``), ``_late_pub_here`` publishes them
-around that evaluation and hands back their values afterwards, which are reloaded into the
-locals (an expansion it runs may ``def`` one), as the macro branch does. In a fn body's tail, a
+bindings of that moment — with its escaping defs appended to the scope's undo list, exactly as a
+macro expansion at that place is evaluated. In a body whose parameters are published around calls
+(``emit.published_calls``), ``_late_pub_set`` publishes them around that evaluation and writes
+their values afterwards back into the frame's parameter locals (an expansion it runs may ``def``
+one), as the macro branch does. In a fn body's tail, a
 node whose static code never yields a map has only its dynamic value checked for a recur request
 (``ScopeEmitter.e_Late``).
 
@@ -88,16 +89,18 @@ def fallback(em: Emitter, node: ir.Late, scope: Scope) -> ast.expr:
     locals_ = [em.private[s] for s in syms]
     assert em.published is not None and locals_ == list(em.published.locals_), "Late node in a private scope"
     em.note_reload(scope)
-    # ``_late_pub_here`` reads ``D`` and the parameter locals from the frame (issue 12): a published
-    # body's parameters are always the locals ``_p0``, ``_p1``, ... (``ScopeEmitter._fn_body``).
+    # ``_late_pub_set`` reads ``D`` and the parameter locals from the frame and writes their values
+    # afterwards back into it (issue 12): a published body's parameters are always the locals
+    # ``_p0``, ``_p1``, ... (``ScopeEmitter._fn_body``).
     assert locals_ == [PARAM_LOCAL % i for i in range(len(locals_))], locals_
-    return reloaded(em, locals_, P.callname(H.LATE_PUB_HERE, em.const(syms), form_c, undo))
+    return P.callname(H.LATE_PUB_SET, em.const(syms), form_c, undo)
 
 
 def reloaded(em: Emitter, locals_: list[str], call: ast.expr) -> ast.expr:
     """The last element of ``call``'s answer, its first ones reloaded into ``locals_`` first, in one
-    list display evaluated left to right (the shortest expression form, issue 12; also the published
-    macro branch's, ``published_calls.macro_expr``)::
+    list display evaluated left to right (the shortest expression form, issue 12): the published
+    macro branch's when the parameters are not the frame's ``_p0``, ``_p1``, ...
+    (``published_calls.macro_expr``)::
 
         [p0 := (_mr := call)[0], p1 := _mr[1], _mr[2]][2]
     """

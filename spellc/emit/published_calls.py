@@ -11,8 +11,9 @@ the callee rebinds every parameter name, so nothing needs publishing), otherwise
 helper that publishes the parameters around the generic application. A call with another
 argument count than the body's own arity always takes the helper (and, when the head could be a
 user macro, tests it with ``_not_macro(f := head)`` alone, no type test first). When the head could be a
-user macro, the macro branch goes through ``_macro_pub_here`` (``_macro_pub`` reading ``D`` and the parameters from the frame), which also hands back the
-parameters' values after the expansion (it may ``def`` one), reloaded into the locals.
+user macro, the macro branch goes through ``_macro_pub_set`` (``_macro_pub`` reading ``D`` and the
+parameters from the frame), which also writes the parameters' values after the expansion (it may
+``def`` one) back into the frame's locals (``spell_runtime.frame_paths.write_params``).
 
 A body that ``analyze.selfcalls`` proves closed (``FnBody.closed_self``) has a second compiled
 body without per-call checks (``Published.second_fname``). The direct call above then enters it
@@ -106,23 +107,27 @@ def second_call(em: Emitter, node: ir.Call, scope: Scope, info: FnInfo,
 
 def macro_expr(em: Emitter, pub: Published, f: str, form_c: ast.expr, scope: Scope) -> ast.expr:
     """The macro branch: value of the expansion. The helper extends the scope's undo list in place
-    and answers the parameters' values afterwards then the value (``reloaded``)."""
+    and stores the parameters' values afterwards in their locals: itself, in the frame, when they
+    are ``_p0``, ``_p1``, ... (``params_in_frame``), else by answering them before the value
+    (``late.reloaded``)."""
     scope.used = True
     em.note_reload(scope)  # an expansion may ``def`` a parameter: undone with ``scope`` (``Scope.reloads``)
     undo: ast.expr = P.name(scope.undo) if scope.always_list else P.walrus(
         scope.undo, P.or_(P.name(scope.undo), P.list_([])))
-    if params_in_frame(pub.locals_):  # the helper reads D and the parameters from the frame (issue 12)
-        call = P.callname(H.MACRO_PUB_HERE, em.const(pub.syms), P.name(f), form_c, undo, *late.mark_args(em))
-    else:
-        call = P.callname(H.MACRO_PUB, P.name("D"), *_published_args(em, pub), P.name(f), form_c, undo,
-                          *late.mark_args(em))  # the flag: ``emit.late``
+    if params_in_frame(pub.locals_):
+        # The helper reads D and the parameters from the frame and writes their new values back into
+        # it (``frame_paths.macro_pub_set``, issue 12): the call is the whole site.
+        return P.callname(H.MACRO_PUB_SET, em.const(pub.syms), P.name(f), form_c, undo, *late.mark_args(em))
+    call = P.callname(H.MACRO_PUB, P.name("D"), *_published_args(em, pub), P.name(f), form_c, undo,
+                      *late.mark_args(em))  # the flag: ``emit.late``
     return late.reloaded(em, pub.locals_, call)
 
 
 def params_in_frame(locals_: list[str]) -> bool:
-    """Are a published body's parameters the locals ``spell_runtime.frame_paths.macro_pub_here`` reads
-    from the caller's frame (``_p0``, ``_p1``, ... in order)? Then the macro branch passes neither
-    ``D`` nor their values (``macro_expr``; issue 12), nor does the late fallback (``emit.late``)."""
+    """Are a published body's parameters the locals ``spell_runtime.frame_paths.macro_pub_set`` reads
+    from the caller's frame and writes back (``_p0``, ``_p1``, ... in order)? Then the macro branch
+    passes neither ``D`` nor their values and reloads nothing (``macro_expr``; issue 12), nor does
+    the late fallback (``emit.late``)."""
     return locals_ == [PARAM_LOCAL % i for i in range(len(locals_))]
 
 
