@@ -21,15 +21,18 @@ did. The common paths never come here: a non-map tail value is returned inline, 
 returned to a builtin (``_H`` None, passed along for that test) or that is no recur request is
 handed back before the frame is looked at.
 
-Two of them also write the frame: ``macro_pub_set`` and ``late_pub_set`` store the parameters'
-values after an expansion that may ``def`` one back into the body's parameter locals
-(``write_params``), so their call sites need no reload of their own.
+Some also write the frame (``write_locals``): ``macro_pub_set`` and ``late_pub_set`` store the
+parameters' values after an expansion that may ``def`` one back into the body's parameter locals
+(``write_params``), so their call sites need no reload of their own; the ``_named`` variants
+(``macro_named``, ``late_named``, ``macro_pub_named``, ``late_pub_named``) are given the name of the
+scope's undo local: they make its list when it is still None, and store it there when something
+was recorded in it.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from types import FrameType, FunctionType
 from typing import Any, Optional
 
@@ -154,12 +157,13 @@ _locals_to_fast: Optional[Callable[[FrameType, int], None]] = None
 """``PyFrame_LocalsToFast`` through ctypes (Python < 3.13), bound by the first frame write."""
 
 
-def write_params(frame: FrameType, before: tuple[Any, ...], after: tuple[Any, ...]) -> None:
-    """Store ``after`` into ``frame``'s parameter locals ``_p0``, ``_p1``, ... (``PARAM_LOCAL``), which
-    held ``before``: what the call sites of ``macro_pub_set`` and ``late_pub_set`` once did themselves
-    with a list display reloading the locals from the helper's answer, about 17 ``ast`` nodes a site
-    in the rare paths of every published body (issue 12: 790 of compile-300's 13,800). An expansion that ``def``s a parameter is
-    rarer still: when no value changed (by identity) nothing is written, and ctypes is not loaded.
+def write_locals(frame: FrameType, names: Sequence[str], before: Sequence[Any], after: Sequence[Any]) -> None:
+    """Store ``after`` into ``frame``'s locals ``names``, which held ``before``: what the call sites of
+    the frame-writing helpers once did themselves — a list display reloading a published body's
+    parameters from the helper's answer, about 17 ``ast`` nodes a site in the rare paths of every
+    published body (issue 12: 790 of compile-300's 13,800), and ``_u := _u or []`` making a scope's
+    undo list on its first use (5 nodes, 70 sites; ``macro_named``). Writing is rarer still than these paths: when no
+    value changed (by identity) nothing is written, and ctypes is not loaded.
 
     A function's locals live in its frame's fast slots, which ``frame.f_locals`` only copies before
     Python 3.13; ``PyFrame_LocalsToFast`` copies that dict back (cells included, ``clear=0``: a name
@@ -170,8 +174,8 @@ def write_params(frame: FrameType, before: tuple[Any, ...], after: tuple[Any, ..
     if all(a is b for a, b in zip(after, before)):
         return
     values = frame.f_locals
-    for i, v in enumerate(after):
-        values[PARAM_LOCAL % i] = v
+    for name, v in zip(names, after):
+        values[name] = v
     if sys.version_info >= (3, 13):
         return
     if _locals_to_fast is None:
@@ -180,6 +184,11 @@ def write_params(frame: FrameType, before: tuple[Any, ...], after: tuple[Any, ..
         _locals_to_fast = ctypes.PYFUNCTYPE(None, ctypes.py_object, ctypes.c_int)(
             ("PyFrame_LocalsToFast", ctypes.pythonapi))
     _locals_to_fast(frame, 0)
+
+
+def write_params(frame: FrameType, before: tuple[Any, ...], after: tuple[Any, ...]) -> None:
+    """``write_locals`` of a published body's parameter locals ``_p0``, ``_p1``, ... (``PARAM_LOCAL``)."""
+    write_locals(frame, [PARAM_LOCAL % i for i in range(len(after))], before, after)
 
 
 def macro_pub_set(syms: tuple[Any, ...], m: Any, form: Any, undo: list[Any], mark: Optional[list[Any]] = None) -> Any:
@@ -206,6 +215,82 @@ def late_pub_set(syms: tuple[Any, ...], form: Any, undo: list[Any]) -> Any:
     return answer[-1]
 
 
-__all__ = ["ENV", "HEAD", "INDEX", "TABLE", "PARAM_LOCAL", "conv_here", "fn_failed_here", "late_here", "late_pub_here",
-           "late_pub_set", "macro_here", "macro_pub_here", "macro_pub_set", "priv_failed_here", "recur_here",
-           "seq_failed_here", "write_params"]
+def _stored(frame: FrameType, name: str, made: list[Any]) -> None:
+    """Store the undo list a helper made for the caller's local ``name`` (None until then) when the
+    rare path recorded a ``def`` in it; an empty list has nothing to undo, so it is dropped, and an
+    expansion that ``def``s nothing writes nothing (and loads no ctypes). Called in a ``finally``:
+    what was recorded before an expansion failed is undone with the scope too, as when the site
+    made the list itself (``_u3 := _u3 or []``)."""
+    if made:
+        write_locals(frame, (name,), (None,), (made,))
+
+
+def macro_named(m: SpellMap, form: PList, undo: str, mark: Optional[list[Any]] = None) -> Any:
+    """``macro_here`` given the name of the caller's undo local instead of its list: the site passes a
+    string constant where it made the list itself; a list made here is stored there (``_stored``)."""
+    frame = sys._getframe(1)
+    values = frame.f_locals
+    undo_list = values[undo]
+    if undo_list is not None:
+        return macro_into(values[ENV], m, form, undo_list, mark)
+    made: list[Any] = []
+    try:
+        return macro_into(values[ENV], m, form, made, mark)
+    finally:
+        _stored(frame, undo, made)
+
+
+def late_named(form: Any, undo: str) -> Any:
+    """``late_here`` given the name of the caller's undo local, as ``macro_named``."""
+    frame = sys._getframe(1)
+    values = frame.f_locals
+    undo_list = values[undo]
+    if undo_list is not None:
+        return late(values[ENV], form, undo_list)
+    made: list[Any] = []
+    try:
+        return late(values[ENV], form, made)
+    finally:
+        _stored(frame, undo, made)
+
+
+def macro_pub_named(syms: tuple[Any, ...], m: Any, form: Any, undo: str, mark: Optional[list[Any]] = None) -> Any:
+    """``macro_pub_set`` given the name of the caller's undo local, as ``macro_named``."""
+    frame = sys._getframe(1)
+    values = frame.f_locals
+    before = _param_values(values, len(syms))
+    undo_list = values[undo]
+    made = undo_list is None
+    if made:
+        undo_list = []
+    try:
+        answer = macro_call_published_into(values[ENV], syms, before, m, form, undo_list, mark)
+        write_params(frame, before, answer[:-1])
+    finally:
+        if made:
+            _stored(frame, undo, undo_list)
+    return answer[-1]
+
+
+def late_pub_named(syms: tuple[Any, ...], form: Any, undo: str) -> Any:
+    """``late_pub_set`` given the name of the caller's undo local, as ``macro_named``."""
+    frame = sys._getframe(1)
+    values = frame.f_locals
+    before = _param_values(values, len(syms))
+    undo_list = values[undo]
+    made = undo_list is None
+    if made:
+        undo_list = []
+    try:
+        answer = late_published_into(values[ENV], syms, before, form, undo_list)
+        write_params(frame, before, answer[:-1])
+    finally:
+        if made:
+            _stored(frame, undo, undo_list)
+    return answer[-1]
+
+
+__all__ = ["ENV", "HEAD", "INDEX", "TABLE", "PARAM_LOCAL", "conv_here", "fn_failed_here", "late_here", "late_named",
+           "late_pub_here", "late_pub_named", "late_pub_set", "macro_here", "macro_named", "macro_pub_here",
+           "macro_pub_named", "macro_pub_set", "priv_failed_here", "recur_here", "seq_failed_here", "write_locals",
+           "write_params"]

@@ -455,7 +455,7 @@ _LEAVES = (ir.Const, ir.Local, ir.Global, ir.BuiltinRef)
 _GLOBAL_NAMES = frozenset({*helper_names(), *dir(builtins), L.TABLE})
 """Names generated code reads from the module's globals."""
 
-_FRAME_WRITERS = frozenset({H.MACRO_PUB_SET, H.LATE_PUB_SET})
+_FRAME_WRITERS = frozenset({H.MACRO_PUB_NAMED, H.LATE_PUB_NAMED})
 """Helpers that write a published body's parameter locals in their caller's frame (``_outline``)."""
 
 

@@ -149,12 +149,14 @@ class CallEmitter(FastPathEmitter):
                        P.attr(P.name(f), "code"), slow)
 
     def _macro_into(self, f: str, form_c: ast.expr, scope: Scope) -> ast.expr:
-        """The macro branch: ``_macro_here(f, form, undo)`` (``support.macro_into`` with ``D`` read from the
-        frame on this rare path, issue 12), the scope's undo list made on first use."""
-        scope.used = True
-        undo: ast.expr = P.name(scope.undo) if scope.always_list else P.walrus(
-            scope.undo, P.or_(P.name(scope.undo), P.list_([])))
-        return P.callname(H.MACRO_HERE, P.name(f), form_c, undo, *late.mark_args(self))
+        """The macro branch: ``_macro_named(f, form, "_u3")`` (``support.macro_into`` with ``D`` read from the
+        frame on this rare path, issue 12), which makes the scope's undo list on first use and stores it
+        in the frame's local of that name itself; a unit's ``_U``, always a list, is passed as it is
+        (``_macro_here``)."""
+        scope.used = True  # the undo local exists (an outlined piece gets it and hands it back)
+        if scope.always_list:
+            return P.callname(H.MACRO_HERE, P.name(f), form_c, P.name(scope.undo), *late.mark_args(self))
+        return P.callname(H.MACRO_NAMED, P.name(f), form_c, P.const(scope.undo), *late.mark_args(self))
 
     def _published_call_expr(self, node: ir.Call, head: Result, args: list[Result], scope: Scope,
                              stale: list[bool]) -> Result:

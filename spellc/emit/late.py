@@ -8,13 +8,14 @@ can see the binding: a call site's user-macro branch hands it to ``_macro_here``
 which mark it when the expansion's escaping defs bind a core name (``support.mark_core``); a
 ``catch`` handler and sub-units mark it always. The node becomes::
 
-    _late_here(form, _u := _u or []) if _mx else <its static code>
+    _late_named(form, "_u3") if _mx else <its static code>
 
-``_late_here`` (``spell_runtime.frame_paths``: ``support.late`` with ``D`` read from the frame, a
-rare path) evaluates the node's form afresh in ``D`` — compiled when it runs, so under the
+``_late_named`` (``spell_runtime.frame_paths``: ``support.late`` with ``D`` and the scope's undo
+list read from the frame — the list made and stored in the local ``_u3`` on first use —, a rare
+path; ``_late_here`` with a unit's ``_U``, always a list) evaluates the node's form afresh in ``D`` — compiled when it runs, so under the
 bindings of that moment — with its escaping defs appended to the scope's undo list, exactly as a
 macro expansion at that place is evaluated. In a body whose parameters are published around calls
-(``emit.published_calls``), ``_late_pub_set`` publishes them around that evaluation and writes
+(``emit.published_calls``), ``_late_pub_named`` publishes them around that evaluation and writes
 their values afterwards back into the frame's parameter locals (an expansion it runs may ``def``
 one), as the macro branch does. In a fn body's tail, a
 node whose static code never yields a map has only its dynamic value checked for a recur request
@@ -77,23 +78,26 @@ def flag_statement(em: Emitter) -> list[ast.stmt]:
 
 def fallback(em: Emitter, node: ir.Late, scope: Scope) -> ast.expr:
     """The dynamic evaluation of ``node``'s form (module docstring)."""
-    scope.used = True
-    undo: ast.expr = P.name(scope.undo) if scope.always_list else P.walrus(
-        scope.undo, P.or_(P.name(scope.undo), P.list_([])))
+    scope.used = True  # the undo local exists (an outlined piece gets it and hands it back)
     form_c = em.const(node.form)
     if not em.private:
-        return P.callname(H.LATE_HERE, form_c, undo)
+        if scope.always_list:  # a unit's ``_U``, always a list
+            return P.callname(H.LATE_HERE, form_c, P.name(scope.undo))
+        # the helper makes the scope's undo list on first use and stores it in the frame's local of
+        # that name itself (``frame_paths.late_named``): the site passes the name
+        return P.callname(H.LATE_NAMED, form_c, P.const(scope.undo))
     # Only a published body's parameters can be Python locals here: a private scope holds no
     # ``Late`` node (``analyze.privacy`` counts one as an observer).
     syms = tuple(em.private)
     locals_ = [em.private[s] for s in syms]
     assert em.published is not None and locals_ == list(em.published.locals_), "Late node in a private scope"
     em.note_reload(scope)
-    # ``_late_pub_set`` reads ``D`` and the parameter locals from the frame and writes their values
+    # ``_late_pub_named`` reads ``D`` and the parameter locals from the frame and writes their values
     # afterwards back into it (issue 12): a published body's parameters are always the locals
     # ``_p0``, ``_p1``, ... (``ScopeEmitter._fn_body``).
     assert locals_ == [PARAM_LOCAL % i for i in range(len(locals_))], locals_
-    return P.callname(H.LATE_PUB_SET, em.const(syms), form_c, undo)
+    assert not scope.always_list, "a published body's scope is its own"
+    return P.callname(H.LATE_PUB_NAMED, em.const(syms), form_c, P.const(scope.undo))
 
 
 def reloaded(em: Emitter, locals_: list[str], call: ast.expr) -> ast.expr:

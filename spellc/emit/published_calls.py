@@ -11,8 +11,8 @@ the callee rebinds every parameter name, so nothing needs publishing), otherwise
 helper that publishes the parameters around the generic application. A call with another
 argument count than the body's own arity always takes the helper (and, when the head could be a
 user macro, tests it with ``_not_macro(f := head)`` alone, no type test first). When the head could be a
-user macro, the macro branch goes through ``_macro_pub_set`` (``_macro_pub`` reading ``D`` and the
-parameters from the frame), which also writes the parameters' values after the expansion (it may
+user macro, the macro branch goes through ``_macro_pub_named`` (``_macro_pub`` reading ``D`` and the
+parameters, and the scope's undo list, from the frame), which also writes the parameters' values after the expansion (it may
 ``def`` one) back into the frame's locals (``spell_runtime.frame_paths.write_params``).
 
 A body that ``analyze.selfcalls`` proves closed (``FnBody.closed_self``) has a second compiled
@@ -110,21 +110,24 @@ def macro_expr(em: Emitter, pub: Published, f: str, form_c: ast.expr, scope: Sco
     and stores the parameters' values afterwards in their locals: itself, in the frame, when they
     are ``_p0``, ``_p1``, ... (``params_in_frame``), else by answering them before the value
     (``late.reloaded``)."""
-    scope.used = True
+    scope.used = True  # the undo local exists (an outlined piece gets it and hands it back)
     em.note_reload(scope)  # an expansion may ``def`` a parameter: undone with ``scope`` (``Scope.reloads``)
+    if params_in_frame(pub.locals_):
+        # The helper reads D, the parameters and the scope's undo list (made and stored on first use)
+        # from the frame and writes the parameters' new values back into it
+        # (``frame_paths.macro_pub_named``, issue 12): the call is the whole site.
+        assert not scope.always_list, "a published body's scope is its own"
+        return P.callname(H.MACRO_PUB_NAMED, em.const(pub.syms), P.name(f), form_c, P.const(scope.undo),
+                          *late.mark_args(em))
     undo: ast.expr = P.name(scope.undo) if scope.always_list else P.walrus(
         scope.undo, P.or_(P.name(scope.undo), P.list_([])))
-    if params_in_frame(pub.locals_):
-        # The helper reads D and the parameters from the frame and writes their new values back into
-        # it (``frame_paths.macro_pub_set``, issue 12): the call is the whole site.
-        return P.callname(H.MACRO_PUB_SET, em.const(pub.syms), P.name(f), form_c, undo, *late.mark_args(em))
     call = P.callname(H.MACRO_PUB, P.name("D"), *_published_args(em, pub), P.name(f), form_c, undo,
                       *late.mark_args(em))  # the flag: ``emit.late``
     return late.reloaded(em, pub.locals_, call)
 
 
 def params_in_frame(locals_: list[str]) -> bool:
-    """Are a published body's parameters the locals ``spell_runtime.frame_paths.macro_pub_set`` reads
+    """Are a published body's parameters the locals ``spell_runtime.frame_paths.macro_pub_named`` reads
     from the caller's frame and writes back (``_p0``, ``_p1``, ... in order)? Then the macro branch
     passes neither ``D`` nor their values and reloads nothing (``macro_expr``; issue 12), nor does
     the late fallback (``emit.late``)."""

@@ -85,7 +85,7 @@ def _nested_lets(inner: str, depth: int = 40) -> str:
 
 
 # The macro branch reads ``D`` and a published body's parameters from its caller's frame
-# (``frame_paths.macro_here``, ``frame_paths.macro_pub_set``): also from a piece outlined from the body.
+# (``frame_paths.macro_named``, ``frame_paths.macro_pub_named``): also from a piece outlined from the body.
 FRAMES = [
     ("(defmacro dc [n v] (list 'def n v)) (defn f [k j] (dc j (+ k 10)) (dc k (+ j 1)) [k j])"
      " [(f 1 2) (try j (catch e :gone))]", "[[12 11] :gone]"),

@@ -173,7 +173,7 @@ def test_sub_units_binding_a_core_name() -> None:
 
 def count_fallbacks() -> tuple[Callable[[], int], Callable[[], None]]:
     """Count the dynamic evaluations of late references from now on: the evaluations that
-    ``_late_here``/``_late_pub_set`` hand on after reading the frame (``frame_paths``: a wrapper in
+    ``_late_named``/``_late_pub_named`` hand on after reading the frame (``frame_paths``: a wrapper in
     the compiled namespace would be the frame they read), and ``_late``/``_late_pub`` calls."""
     from spell_runtime import frame_paths
 

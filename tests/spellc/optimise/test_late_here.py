@@ -1,5 +1,5 @@
 """The late fallbacks read ``D`` and a published body's parameter values from the calling frame
-(``spell_runtime.frame_paths.late_here``/``late_pub_set``, issue 12), and ``late_pub_set`` writes
+(``spell_runtime.frame_paths.late_named``/``late_pub_named``, issue 12), and ``late_pub_named`` writes
 the parameters' values afterwards back into it: the values they evaluate with are the body's
 current ones, the same from source with and without optimisations and from a
 module written by ``spellc build``."""
@@ -26,8 +26,8 @@ PROGRAM = ("(defmacro m [] '(def - (fn [a b] [a b])))\n(defn g [v] v)\n"
 UNPUBLISHED = "(defmacro m [] '(def - (fn [a b] [b a])))\n(defn h [] (m) (- 3 1))\n(h)"  # no parameters
 
 
-@pytest.mark.parametrize(("program", "value", "helper"), [(PROGRAM, "[[10 3] [3 10] 10]", "_late_pub_set("),
-                                                          (UNPUBLISHED, "[1 3]", "_late_here(")])
+@pytest.mark.parametrize(("program", "value", "helper"), [(PROGRAM, "[[10 3] [3 10] 10]", "_late_pub_named("),
+                                                          (UNPUBLISHED, "[1 3]", "_late_named(")])
 def test_a_late_fallback_evaluates_with_the_frames_env_and_parameters(program: str, value: str, helper: str) -> None:
     assert agree(program) == ("ok", value)
     fresh()
@@ -55,6 +55,6 @@ def test_a_built_module_takes_the_late_fallback_as_the_source_does(tmp_path: Pat
     fresh()  # as in a fresh process (both commands run in this one)
     source_run = CliRunner().invoke(main, ["run", str(tmp_path / "late.spl")])
     assert built.exit_code == 0, built.output
-    assert "_late_pub_set(" in out.read_text(encoding="utf-8")
+    assert "_late_pub_named(" in out.read_text(encoding="utf-8")
     run = subprocess.run([sys.executable, "-W", "ignore", str(out)], capture_output=True, text=True, timeout=120)
     assert source_run.output.strip() == run.stdout.strip() == "[[10 3] [3 10] 10]", run.stderr
