@@ -111,8 +111,8 @@ class CallEmitter(FastPathEmitter):
         binding as ``_miss`` would (a builtin, else the unbound-symbol error: ``_global_head``).
 
         ``_macro_here`` (``support.macro_into``) expands and evaluates the macro call and appends the expansion's escaping
-        defs to the scope's undo list in place (a function body's list is made on first use:
-        ``(_u := _u or [])``).
+        defs to the scope's undo list in place; ``undo`` is a unit's ``_U``, or, in any other scope,
+        the name of its undo local, whose list ``_macro_named`` makes on first use (``_macro_into``).
         """
         if head.stmts or any(a.stmts for a in args):
             return self._call_stmts(node, head, args, scope, pos, self.tmp("_f"))

@@ -4,7 +4,7 @@ A ``Late`` node is a static reference (builtin call, native operator, ``throw``,
 namespace reference) that the analysis found *after* a place where something may have bound a
 name in this activation's frame at run time. A Python function holding such nodes starts with
 ``_mx = []``, its activation's flag; each such place marks it (``.append``) before what follows
-can see the binding: a call site's user-macro branch hands it to ``_macro_here``/``_macro_pub_here``,
+can see the binding: a call site's user-macro branch hands it to ``_macro_named``/``_macro_pub_named``,
 which mark it when the expansion's escaping defs bind a core name (``support.mark_core``); a
 ``catch`` handler and sub-units mark it always. The node becomes::
 
