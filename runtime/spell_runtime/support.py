@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from types import TracebackType
+from types import BuiltinFunctionType, FunctionType, TracebackType
 from typing import Any, Optional
 from weakref import ref
 
@@ -180,24 +180,49 @@ def restore_all(D: dict[Any, Any], syms: tuple[Any, ...], olds: tuple[Any, ...])
 # --------------------------------------------------------------------------- calls
 
 def apply_fn(D: dict[Any, Any], f: Any, form: Any, args: tuple[Any, ...]) -> Any:
-    """Direct application (language.md §8.1) when the compiled fast path did not apply."""
-    if type(f) is SpellFn or (isinstance(f, SpellMap) and is_spell_fn(f)):
-        fn = as_spell_fn(f)
-        if fn.arity != len(args):
-            if fn.arity < 0:
-                raise SpellError("count not supported on this type: %s" % _simple_class(fn.params), form)
-            raise SpellError("Wrong number of args: expected %d, got %d" % (fn.arity, len(args)), form)
-        code = fn.code
-        if code is None:
-            from .hooks import compile_fn
+    """Direct application (language.md §8.1) when the compiled fast path did not apply.
 
-            code = compile_fn(fn)
-        return code(D, form.first if type(form) is PList else form, *args)
+    The common cases come first and call straight through, without the helper calls of the
+    general path (this runs for every call a published body makes to another function, and for
+    every dynamic head; issue 12): a compiled Spell function of the call's arity, and a host
+    builtin (a plain Python function, which ``invoke.call`` would call as ``f(*args)``)."""
+    t = type(f)
+    if t is SpellFn:
+        code = f.code
+        if code is not None and f.arity == len(args):
+            return code(D, form.first if type(form) is PList else form, *args)
+        return _apply_spell(D, f, form, args)
+    if t is FunctionType or t is BuiltinFunctionType:
+        if len(args) == 1 and f is BUILTINS.get(_S_THROW):
+            # ``throw`` reached through a dynamic head: its error's :expr is this call form, exactly as
+            # when the head is compiled statically (language.md §15 :expr; found by the switch-off tests).
+            raise throw(args[0], form)
+        try:
+            return f(*args)
+        except TypeError:
+            err = host_arity_error(f, args)
+            if err is None:
+                raise
+            raise err from None
+    if isinstance(f, SpellMap) and is_spell_fn(f):
+        return _apply_spell(D, as_spell_fn(f), form, args)
     if len(args) == 1 and f is BUILTINS.get(_S_THROW):
-        # ``throw`` reached through a dynamic head: its error's :expr is this call form, exactly as
-        # when the head is compiled statically (language.md §15 :expr; found by the switch-off tests).
         raise throw(args[0], form)
     return call_host(D, f, args)
+
+
+def _apply_spell(D: dict[Any, Any], fn: SpellFn, form: Any, args: tuple[Any, ...]) -> Any:
+    """``apply_fn`` of a Spell function off its fast path: arity errors, a body not compiled yet."""
+    if fn.arity != len(args):
+        if fn.arity < 0:
+            raise SpellError("count not supported on this type: %s" % _simple_class(fn.params), form)
+        raise SpellError("Wrong number of args: expected %d, got %d" % (fn.arity, len(args)), form)
+    code = fn.code
+    if code is None:
+        from .hooks import compile_fn
+
+        code = compile_fn(fn)
+    return code(D, form.first if type(form) is PList else form, *args)
 
 
 _S_THROW = Symbol("throw")
@@ -207,11 +232,20 @@ def call_host(D: dict[Any, Any], f: Any, args: tuple[Any, ...]) -> Any:
     """Apply a non-Spell-function callable; arity mistakes get the JVM's text."""
     try:
         return call_callable(D, f, args)
-    except TypeError as e:
-        info = info_of(f)
-        if info is not None and (len(args) < info.min_args or (info.max_args is not None and len(args) > info.max_args)):
-            raise HostError("Wrong number of args (%d) passed to: %s" % (len(args), info.host_name)) from None
-        raise e
+    except TypeError:
+        err = host_arity_error(f, args)
+        if err is None:
+            raise
+        raise err from None
+
+
+def host_arity_error(f: Any, args: tuple[Any, ...]) -> Optional[HostError]:
+    """The JVM's arity error when a builtin ``f`` raised ``TypeError`` because it does not take
+    ``len(args)`` arguments, else None (the ``TypeError`` is the builtin's own)."""
+    info = info_of(f)
+    if info is not None and (len(args) < info.min_args or (info.max_args is not None and len(args) > info.max_args)):
+        return HostError("Wrong number of args (%d) passed to: %s" % (len(args), info.host_name))
+    return None
 
 
 def macro_call(D: dict[Any, Any], m: SpellMap, form: PList, undo: Optional[list[Any]]) -> tuple[Any, Any]:

@@ -1,0 +1,157 @@
+"""The runtime's dynamic call paths keep their meaning on their fast paths (issue 12).
+
+``support.apply_fn`` and ``published.apply_published`` call a compiled Spell function of the
+call's arity, and a host builtin, straight; ``published.apply_published`` publishes one parameter
+inline; ``calling.caller`` resolves a keyword to a lookup closure and ``calling.call_fn`` calls
+Spell functions, host functions and ``EnvFn``s itself. Each test pins what the general path
+did: the bindings a callee sees and what is left afterwards, the arguments and head a body
+receives, and the errors (texts, types, chaining) of the cases off the fast path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from program_outcome import run
+from spell_runtime.core import seqs
+from spell_runtime.core.calling import call_fn, caller
+from spell_runtime.core.registry import BUILTINS, EnvFn
+from spell_runtime.data.atoms import Keyword, Symbol
+from spell_runtime.data.fn import SpellFn
+from spell_runtime.data.hashmap import spell_map
+from spell_runtime.data.plist import EMPTY, plist
+from spell_runtime.data.vector import vec
+from spell_runtime.errors import HostError, SpellError
+from spell_runtime.library import load
+from spell_runtime.published import apply_published
+from spell_runtime.support import MISS, apply_fn
+
+X, Y, Z = Symbol("x"), Symbol("y"), Symbol("z")
+HEAD = Symbol("callee")
+FORM = plist([HEAD, 1])
+
+
+def spell_fn(params: list[Symbol], code: Any) -> SpellFn:
+    f = SpellFn(vec(params), EMPTY)
+    f.code = code
+    return f
+
+
+def seen(*syms: Symbol) -> SpellFn:
+    """A compiled function of one argument answering its head, its argument and what ``syms`` are bound to."""
+    return spell_fn([Symbol("a")], lambda D, head, a: (head, a, tuple(D.get(s, MISS) for s in syms)))
+
+
+@pytest.fixture(autouse=True, scope="module")
+def builtins_loaded() -> None:
+    load()
+
+
+def test_one_published_parameter_is_seen_by_the_callee_and_withdrawn() -> None:
+    D: dict[Any, Any] = {}
+    assert apply_published(D, (X,), (5,), seen(X), FORM, (1,)) == (HEAD, 1, (5,))
+    assert D == {}
+    D = {X: "outer"}
+    assert apply_published(D, (X,), (5,), seen(X), FORM, (1,)) == (HEAD, 1, (5,))
+    assert D == {X: "outer"}
+
+
+def test_several_published_parameters_a_repeated_name_restores_its_outer_value() -> None:
+    D: dict[Any, Any] = {X: "outer", Z: "z"}
+    assert apply_published(D, (X, Y, X), (1, 2, 3), seen(X, Y, Z), FORM, (0,)) == (HEAD, 0, (3, 2, "z"))
+    assert D == {X: "outer", Z: "z"}
+
+
+@pytest.mark.parametrize("syms,vals", [((X,), (5,)), ((X, Y), (5, 6))])
+def test_bindings_are_withdrawn_when_the_callee_fails(syms: tuple[Symbol, ...], vals: tuple[int, ...]) -> None:
+    def fails(D: dict[Any, Any], head: Any, a: Any) -> Any:
+        err = SpellError("boom", None)
+        err.env = dict(D)  # as the callee's own handler snapshots it, published values included
+        raise err
+
+    D: dict[Any, Any] = {X: "outer"}
+    with pytest.raises(SpellError) as info:
+        apply_published(D, syms, vals, spell_fn([Symbol("a")], fails), FORM, (1,))
+    assert D == {X: "outer"}
+    assert info.value.env is not None and info.value.env[X] == 5
+    assert info.value.__dict__["_private_names"] == set(syms)  # the caller's handler keeps the callee's values
+
+
+@pytest.mark.parametrize("syms", [(X,), (X, Y)])
+def test_published_calls_off_the_fast_path_fail_as_before(syms: tuple[Symbol, ...]) -> None:
+    vals = tuple(range(len(syms)))
+    D: dict[Any, Any] = {}
+    with pytest.raises(SpellError, match="^Wrong number of args: expected 1, got 2$") as info:
+        apply_published(D, syms, vals, seen(), FORM, (1, 2))
+    assert info.value.expr is FORM and D == {}
+    with pytest.raises(HostError, match=r"^Wrong number of args \(2\) passed to: clojure.core/first$") as host:
+        apply_published(D, syms, vals, seqs.first, FORM, (1, 2))
+    assert host.value.__suppress_context__ and D == {}
+    assert apply_published(D, syms, vals, Keyword("k"), FORM, (spell_map(Keyword("k"), 7),)) == 7
+
+
+def test_a_host_builtin_is_called_with_the_arguments_and_its_own_type_errors_pass() -> None:
+    assert apply_fn({}, seqs.first, FORM, (vec([4, 5]),)) == 4
+
+    def picky(x: Any) -> Any:
+        raise TypeError("its own")
+
+    with pytest.raises(TypeError, match="^its own$"):
+        apply_fn({}, picky, FORM, (1,))
+
+
+def test_throw_through_a_dynamic_head_names_the_call_form() -> None:
+    form = plist([Symbol("t"), "oops"])
+    with pytest.raises(SpellError) as info:
+        apply_fn({}, BUILTINS[Symbol("throw")], form, ("oops",))
+    assert info.value.expr is form and info.value.thrown == "oops"
+
+
+def test_a_spell_fn_is_applied_with_its_head_or_compiled_on_first_use() -> None:
+    assert apply_fn({}, seen(), FORM, (3,)) == (HEAD, 3, ())
+    assert apply_fn({}, seen(), HEAD, (3,)) == (HEAD, 3, ())  # a head that is no call form
+    uncompiled = SpellFn(vec([X]), plist([plist([Symbol("inc"), X])]))  # a map written as a fn
+    assert uncompiled.code is None
+    assert apply_fn({}, uncompiled, FORM, (1,)) == 2
+
+
+def test_a_keyword_caller_looks_up_with_and_without_a_default() -> None:
+    k = Keyword("k")
+    m = spell_map(k, 1)
+    assert caller({}, k, 1)(m) == 1
+    assert caller({}, k, 1)(spell_map()) is None
+    assert caller({}, k, 2)(spell_map(), "d") == "d"
+    assert caller({}, Symbol("s"), 1)(spell_map(Symbol("s"), 2)) == 2
+    with pytest.raises(HostError, match=r"^Wrong number of args \(0\) passed to: :k$"):
+        caller({}, k, 0)()
+
+
+def test_call_fn_applies_each_kind_and_keeps_the_arity_texts() -> None:
+    assert call_fn({}, seen(), (1,)) == (None, 1, ())
+    with pytest.raises(HostError, match="^Wrong number of args: expected 1, got 2$"):
+        call_fn({}, seen(), (1, 2))
+    env_fn = EnvFn(lambda D, x: (D["tag"], x), "probe")
+    assert call_fn({"tag": 1}, env_fn, (2,)) == (1, 2)
+    update = BUILTINS[Symbol("update")]
+    with pytest.raises(HostError, match=r"^Wrong number of args \(1\) passed to: update$"):
+        call_fn({}, update, (1,))
+    assert call_fn({}, BUILTINS[Symbol("+")], (1, 2)) == 3
+
+
+@pytest.mark.parametrize("src,expected", [
+    # a published body calls other functions, builtins and keywords through apply_published
+    ("(defn show [] x) (defn f [x] [(show) (math/round x) (:a {:a x})]) [(f 2.6) (try x (catch e :unbound))]",
+     "[[2.6 3 2.6] :unbound]"),
+    ("(def y 0) (defn show [] [x y]) (defn f [x y] (show)) [(f 1 2) y]", "[[1 2] 0]"),
+    ("(defn f [x] (math/round x 1 2)) (f 1)",
+     "error: Function call failed: math/round: Wrong number of args (3) passed to: math/round"),
+    ("(defn g [a b] a) (defn f [x] (g x)) (f 1)", "error: Wrong number of args: expected 2, got 1"),
+    # higher-order builtins through caller/call_fn
+    ("[(map :a [{:a 1} {:b 2}]) (update {:n 1} :n + 10) (apply str [1 2]) ((fnil inc 0) nil)]",
+     "[[1 nil] {:n 11} \"12\" 1]"),
+    ("(update {:n 1} :n (fn [a b] a))",
+     "error: Function call failed: update: Wrong number of args: expected 2, got 1 {:expected 2, :actual 1}"),
+])
+def test_programs_over_the_dynamic_paths(src: str, expected: str) -> None:
+    assert run(src) == expected
