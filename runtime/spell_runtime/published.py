@@ -26,22 +26,28 @@ from its handler, as for any private scope.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import repeat
 from typing import Any, Optional
 
 from .context import CTX_KEY
+from .data.fn import SpellFn
+from .data.plist import PList
 from .errors import SpellError
 from .support import MISS, apply_fn, mark_core, merge_undo
 
 
-def _publish(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[Any, ...]) -> list[Any]:
-    saved = [D.get(s, MISS) for s in syms]
-    for s, v in zip(syms, vals):
-        D[s] = v
+def _publish(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Bind ``syms`` to ``vals`` in ``D``; their bindings before (``MISS``: none), all read first.
+    (``map`` over ``D.get`` rather than a comprehension: no function frame of its own.)"""
+    saved = tuple(map(D.get, syms, repeat(MISS, len(syms))))
+    D.update(zip(syms, vals))
     return saved
 
 
-def _withdraw(D: dict[Any, Any], syms: tuple[Any, ...], saved: list[Any]) -> None:
-    for s, old in zip(reversed(syms), reversed(saved)):
+def _withdraw(D: dict[Any, Any], syms: tuple[Any, ...], saved: tuple[Any, ...]) -> None:
+    """Undo ``_publish``. Every saved binding predates all of the new ones, so a name published
+    twice has the same saved value twice and the order of restoring does not matter."""
+    for s, old in zip(syms, saved):
         if old is MISS:
             D.pop(s, None)
         else:
@@ -55,15 +61,44 @@ def _mark_supplied(e: BaseException, syms: tuple[Any, ...]) -> None:
 
 def apply_published(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[Any, ...], f: Any, form: Any,
                     args: tuple[Any, ...]) -> Any:
-    """Apply ``f`` (any value) to ``args`` with the caller's private parameters visible in ``D``."""
-    saved = _publish(D, syms, vals)
+    """Apply ``f`` (any value) to ``args`` with the caller's private parameters visible in ``D``.
+
+    Every call a published body makes to another function comes here (issue 12), so the common
+    shapes take no further helper calls: one parameter is published and withdrawn inline, and a
+    compiled Spell function of the call's arity is called straight (what ``apply_fn`` would do;
+    its other cases still go there, after publishing, as before). The saved values are all read
+    before any is bound, so a repeated name restores its outer value in whatever order."""
+    if len(syms) == 1:
+        s = syms[0]
+        old = D.get(s, MISS)
+        D[s] = vals[0]
+        try:
+            if type(f) is SpellFn and f.arity == len(args) and (code := f.code) is not None:
+                return code(D, form.first if type(form) is PList else form, *args)
+            return apply_fn(D, f, form, args)
+        except BaseException as e:
+            _mark_supplied(e, syms)
+            raise
+        finally:
+            if old is MISS:
+                D.pop(s, None)
+            else:
+                D[s] = old
+    saved = tuple(map(D.get, syms, repeat(MISS, len(syms))))  # ``_publish`` and ``_withdraw``, inline
+    D.update(zip(syms, vals))
     try:
+        if type(f) is SpellFn and f.arity == len(args) and (code := f.code) is not None:
+            return code(D, form.first if type(form) is PList else form, *args)
         return apply_fn(D, f, form, args)
     except BaseException as e:
         _mark_supplied(e, syms)
         raise
     finally:
-        _withdraw(D, syms, saved)
+        for s, old in zip(syms, saved):
+            if old is MISS:
+                D.pop(s, None)
+            else:
+                D[s] = old
 
 
 def macro_call_published(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[Any, ...], m: Any, form: Any,
