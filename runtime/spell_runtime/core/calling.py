@@ -26,10 +26,12 @@ from functools import partial
 from types import BuiltinFunctionType, FunctionType
 from typing import Any
 
+from ..data.atoms import Keyword, Symbol
 from ..data.fn import SpellFn
+from ..data.lookup import get
 from ..errors import HostError, SpellError
 from ..errors_result import error_result
-from ..invoke import call
+from ..invoke import call, call_spell_fn
 from .registry import FAST, INFO, BuiltinInfo, EnvFn
 
 
@@ -50,7 +52,23 @@ def _accepts(info: BuiltinInfo, n: int) -> bool:
 
 
 def call_fn(D: Any, f: Any, args: tuple[Any, ...]) -> Any:
-    """``invoke.call`` with Clojure's arity error for builtins given a wrong argument count."""
+    """``invoke.call`` with Clojure's arity error for builtins given a wrong argument count.
+
+    A Spell function, a host function or an ``EnvFn`` (what ``update``, ``apply`` or ``fnil`` mostly
+    call) is called here as ``invoke.call`` would call it, one helper call fewer."""
+    t = type(f)
+    if t is SpellFn:  # never a registered builtin (those are Python functions or ``EnvFn``s)
+        return call_spell_fn(D, f, args)
+    if t is FunctionType or t is BuiltinFunctionType:
+        info = INFO.get(id(f))
+        if info is not None and not _accepts(info, len(args)):
+            raise builtin_arity_error(info, len(args))
+        return f(*args)
+    if t is EnvFn:
+        info = INFO.get(id(f))
+        if info is not None and not _accepts(info, len(args)):
+            raise builtin_arity_error(info, len(args))
+        return f.fn(D, *args)
     info = INFO.get(id(f))
     if info is not None and not _accepts(info, len(args)):
         raise builtin_arity_error(info, len(args))
@@ -81,6 +99,21 @@ def _spell_caller(D: Any, code: Callable[..., Any], n: int) -> Callable[..., Any
     return many
 
 
+def _lookup_caller(k: Any, n: int) -> Callable[..., Any]:
+    """A keyword or symbol applied as a function to one argument (or two, with a default): the
+    lookup ``invoke.call`` makes (§8.5), as a closure over ``get`` — measured: cheaper per call
+    than ``partial`` with a keyword argument or than calling the keyword itself, and about 40%
+    of the generic path's cost."""
+    if n == 1:
+        def lookup1(m: Any) -> Any:
+            return get(m, k)
+        return lookup1
+
+    def lookup2(m: Any, default: Any) -> Any:
+        return get(m, k, default)
+    return lookup2
+
+
 def caller(D: Any, f: Any, n: int) -> Callable[..., Any]:
     """A Python callable that applies ``f`` to ``n`` positional arguments in calling env ``D``."""
     t = type(f)
@@ -99,6 +132,8 @@ def caller(D: Any, f: Any, n: int) -> Callable[..., Any]:
         info = INFO.get(id(f))
         if info is None or _accepts(info, n):
             return partial(f.fn, D)
+    elif (t is Keyword or t is Symbol) and (n == 1 or n == 2):
+        return _lookup_caller(f, n)
 
     def generic(*args: Any) -> Any:
         return call_fn(D, f, args)
