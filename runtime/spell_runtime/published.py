@@ -26,7 +26,6 @@ from its handler, as for any private scope.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import repeat
 from typing import Any, Optional
 
 from .context import CTX_KEY
@@ -36,15 +35,19 @@ from .errors import SpellError
 from .support import MISS, apply_fn, mark_core, merge_undo
 
 
-def _publish(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[Any, ...]) -> tuple[Any, ...]:
+def _publish(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[Any, ...]) -> list[Any]:
     """Bind ``syms`` to ``vals`` in ``D``; their bindings before (``MISS``: none), all read first.
-    (``map`` over ``D.get`` rather than a comprehension: no function frame of its own.)"""
-    saved = tuple(map(D.get, syms, repeat(MISS, len(syms))))
-    D.update(zip(syms, vals))
+    (Plain loops: measured cheaper than a comprehension, a frame of its own in 3.11, or than
+    ``map``/``zip``/``dict.update``.)"""
+    saved = []
+    for s in syms:
+        saved.append(D.get(s, MISS))
+    for s, v in zip(syms, vals):
+        D[s] = v
     return saved
 
 
-def _withdraw(D: dict[Any, Any], syms: tuple[Any, ...], saved: tuple[Any, ...]) -> None:
+def _withdraw(D: dict[Any, Any], syms: tuple[Any, ...], saved: list[Any]) -> None:
     """Undo ``_publish``. Every saved binding predates all of the new ones, so a name published
     twice has the same saved value twice and the order of restoring does not matter."""
     for s, old in zip(syms, saved):
@@ -84,8 +87,11 @@ def apply_published(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[Any, .
                 D.pop(s, None)
             else:
                 D[s] = old
-    saved = tuple(map(D.get, syms, repeat(MISS, len(syms))))  # ``_publish`` and ``_withdraw``, inline
-    D.update(zip(syms, vals))
+    saved = []  # ``_publish`` and ``_withdraw``, inline
+    for s in syms:
+        saved.append(D.get(s, MISS))
+    for s, v in zip(syms, vals):
+        D[s] = v
     try:
         if type(f) is SpellFn and f.arity == len(args) and (code := f.code) is not None:
             return code(D, form.first if type(form) is PList else form, *args)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from itertools import repeat
 from types import BuiltinFunctionType, FunctionType, TracebackType
 from typing import Any, Optional
 from weakref import ref
@@ -141,8 +140,16 @@ def publish(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[Any, ...]) -> 
     """A published fn body's prologue in one call: save the bindings of its parameter symbols
     (all before any is bound, so a repeated name restores its outer value), bind them to the
     arguments, and hand back the saved entries as an undo list for the body's ``finally: _unwind``."""
-    saved = list(zip(syms, map(D.get, syms, repeat(MISS, len(syms)))))  # no comprehension frame
-    D.update(zip(syms, vals))
+    if len(syms) == 1:
+        s = syms[0]
+        saved = [(s, D.get(s, MISS))]
+        D[s] = vals[0]
+        return saved
+    saved = []
+    for s in syms:  # a loop, not a comprehension: in 3.11 that is a function frame of its own
+        saved.append((s, D.get(s, MISS)))
+    for s, v in zip(syms, vals):
+        D[s] = v
     return saved
 
 
