@@ -155,3 +155,43 @@ def test_call_fn_applies_each_kind_and_keeps_the_arity_texts() -> None:
 ])
 def test_programs_over_the_dynamic_paths(src: str, expected: str) -> None:
     assert run(src) == expected
+
+
+def raising(message: str) -> Any:
+    def code(D: Any, head: Any, *args: Any) -> Any:
+        raise SpellError(message, None)
+    return code
+
+
+@pytest.mark.parametrize("name,coll", [("map", vec([1, 2])), ("filter", vec([1])), ("remove", plist([1])),
+                                       ("reduce", vec([1, 2]))])
+def test_a_spell_function_failing_under_a_higher_order_builtin_is_its_host_error(name: str, coll: Any) -> None:
+    arity = 2 if name == "reduce" else 1
+    f = spell_fn([Symbol("p%d" % i) for i in range(arity)], raising("inner"))
+    args = (f, 0, coll) if name == "reduce" else (f, coll)
+    with pytest.raises(HostError) as info:
+        BUILTINS[Symbol(name)].fn({}, *args)
+    assert info.value.message == "inner" and info.value.__suppress_context__
+    assert info.value.result.get(Keyword("err")) == "inner"
+
+
+def test_a_spell_error_from_a_builtin_reducing_function_is_not_converted() -> None:
+    def step(D: Any, acc: Any, x: Any) -> Any:
+        raise SpellError("from a builtin", None)
+
+    with pytest.raises(SpellError, match="^from a builtin$"):
+        BUILTINS[Symbol("reduce")].fn({}, EnvFn(step, "step"), 0, vec([1]))
+
+
+@pytest.mark.parametrize("src,expected", [
+    ("[(map (fn [x] (* x x)) (list 1 2 3)) (filter (fn [x] (odd? x)) [1 2 3]) (remove (fn [x] (odd? x)) #{1 2})"
+     " (reduce (fn [a x] (+ a x)) [1 2 3]) (reduce (fn [a x] (if (> a 2) (reduced a) (+ a x))) 0 [1 2 3 4])]",
+     "[[1 4 9] [1 3] [2] 6 3]"),
+    ("(defn f [x] (/ 1 x)) (try (map f [1 0]) (catch e [(:message e) (:expr e)]))",
+     '["Function call failed: map: Function call failed: /: Divide by zero" (map f [1 0])]'),
+    ("(filter (fn [x] (throw :t)) [1])", "error: Function call failed: filter: :t"),
+    ("(reduce (fn [a x] (eval (list '/ a x))) 1 [1 0])",
+     "error: Function call failed: reduce: Function call failed: eval: Function call failed: /: Divide by zero"),
+])
+def test_higher_order_builtins_over_spell_functions(src: str, expected: str) -> None:
+    assert run(src) == expected

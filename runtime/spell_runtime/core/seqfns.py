@@ -24,9 +24,10 @@ from ..data.hashmap import normkey
 from ..data.pvec import pvector as _pvector
 from ..data.text import is_bmp
 from ..data.vector import EMPTY_VECTOR, PVector, VectorView
+from ..errors import SpellError
 from ..limits import check_count
 from .bulk import NO_FAST, filter_vector, map_vector
-from .calling import call_fn, caller
+from .calling import call_fn, caller, spell_code, spell_failure
 from .compare import compare
 from .registry import builtin
 from .seqs import ABSENT, as_indexable, is_sequential, seq_items, to_iter
@@ -40,6 +41,14 @@ def map_(D: Any, f: Any, coll: Any) -> Any:
         fast = map_vector(f, coll)
         if fast is not NO_FAST:
             return fast
+    g = spell_code(D, f, 1)
+    if g is not None:
+        items = seq_items(coll)
+        try:
+            out = list(map(g, items))
+        except SpellError as e:
+            raise spell_failure(e) from None
+        return _pvector(out)
     return _pvector(map(caller(D, f, 1), seq_items(coll)))
 
 
@@ -57,6 +66,13 @@ def filter_(D: Any, pred: Any, coll: Any) -> Any:
         fast = filter_vector(pred, coll, True)
         if fast is not NO_FAST:
             return fast
+    code = spell_code(D, pred, 1)
+    if code is not None:
+        items = seq_items(coll)
+        try:
+            return _pvector([x for x in items if (r := code(x)) is not None and r is not False])
+        except SpellError as e:
+            raise spell_failure(e) from None
     g = caller(D, pred, 1)
     return _pvector([x for x in seq_items(coll) if (r := g(x)) is not None and r is not False])
 
@@ -69,6 +85,13 @@ def remove(D: Any, pred: Any, coll: Any) -> Any:
         fast = filter_vector(pred, coll, False)
         if fast is not NO_FAST:
             return fast
+    code = spell_code(D, pred, 1)
+    if code is not None:
+        items = seq_items(coll)
+        try:
+            return _pvector([x for x in items if (r := code(x)) is None or r is False])
+        except SpellError as e:
+            raise spell_failure(e) from None
     g = caller(D, pred, 1)
     return _pvector([x for x in seq_items(coll) if (r := g(x)) is None or r is False])
 
