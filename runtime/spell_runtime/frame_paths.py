@@ -36,6 +36,7 @@ from collections.abc import Callable, Sequence
 from types import FrameType, FunctionType
 from typing import Any, Optional
 
+from .data.atoms import K_SPELL_RECUR
 from .data.fn import recur_vals
 from .data.hashmap import SpellMap
 from .data.plist import PList
@@ -58,6 +59,10 @@ def recur_here(v: Any, head: Any, form: Any) -> Any:
     ``reduce`` — a common path — then costs one test.)"""
     if head is None:  # a builtin applied the body: it takes a request back as the value
         return v
+    if type(v) is SpellMap:  # a plain map, the common case: one lookup (``recur_vals`` took three calls)
+        r = v.get(K_SPELL_RECUR)
+        if r is None or r is False:
+            return v
     vals = recur_vals(v)
     if vals is None:
         return v

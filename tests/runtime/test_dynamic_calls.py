@@ -195,3 +195,16 @@ def test_a_spell_error_from_a_builtin_reducing_function_is_not_converted() -> No
 ])
 def test_higher_order_builtins_over_spell_functions(src: str, expected: str) -> None:
     assert run(src) == expected
+
+
+@pytest.mark.parametrize("src,expected", [
+    # a body's map-typed tail value: a truthy :spell/recur re-runs a directly applied body (Q17) ...
+    ("(defn f [n] (if (< n 3) {:spell/recur true :vals [(inc n)]} n)) (f 0)", "3"),
+    ("(defn f [n] (if (< n 3) {:spell/recur 1} n)) (f 0)", "error: Wrong number of args: expected 1, got 0"),
+    # ... any other map is the value, also one returned to a builtin
+    ("(defn f [n] {:spell/recur false :vals [1]}) (f 0)", "{:spell/recur false, :vals [1]}"),
+    ("(defn f [n] {:spell/recur nil}) (f 0)", "{:spell/recur nil}"),
+    ("(defn f [n] {:a n}) [(f 0) (map f [1])]", "[{:a 0} [{:a 1}]]"),
+])
+def test_map_tail_values(src: str, expected: str) -> None:
+    assert run(src) == expected
