@@ -3,8 +3,10 @@
 ``support.apply_fn`` and ``published.apply_published`` call a compiled Spell function of the
 call's arity, and a host builtin, straight; ``published.apply_published`` publishes one parameter
 inline; ``calling.caller`` resolves a keyword to a lookup closure and ``calling.call_fn`` calls
-Spell functions, host functions and ``EnvFn``s itself. Each test pins what the general path
-did: the bindings a callee sees and what is left afterwards, the arguments and head a body
+Spell functions, host functions and ``EnvFn``s itself; ``map``, ``filter``, ``reduce`` and their
+relatives call a Spell function through a partial of its body and convert its failure once;
+``frame_paths.recur_here`` tells a plain map from a recur request with one lookup. Each test
+pins what the general path did (each passes on the code before these changes too): the bindings a callee sees and what is left afterwards, the arguments and head a body
 receives, and the errors (texts, types, chaining) of the cases off the fast path.
 """
 
@@ -13,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from program_outcome import run
 from spell_runtime.core import seqs
 from spell_runtime.core.calling import call_fn, caller
 from spell_runtime.core.registry import BUILTINS, EnvFn
@@ -27,9 +28,19 @@ from spell_runtime.library import load
 from spell_runtime.published import apply_published
 from spell_runtime.support import MISS, apply_fn
 
+import spellc
+
 X, Y, Z = Symbol("x"), Symbol("y"), Symbol("z")
 HEAD = Symbol("callee")
 FORM = plist([HEAD, 1])
+
+
+def run(src: str) -> str:
+    """A program's printed value, or ``error: <message>``."""
+    try:
+        return str(spellc.pr_str(spellc.eval_string(src)))
+    except spellc.SpellError as e:
+        return "error: %s" % e
 
 
 def spell_fn(params: list[Symbol], code: Any) -> SpellFn:
@@ -192,6 +203,20 @@ def test_a_spell_error_from_a_builtin_reducing_function_is_not_converted() -> No
     ("(filter (fn [x] (throw :t)) [1])", "error: Function call failed: filter: :t"),
     ("(reduce (fn [a x] (eval (list '/ a x))) 1 [1 0])",
      "error: Function call failed: reduce: Function call failed: eval: Function call failed: /: Divide by zero"),
+    ("[(keep (fn [x] (when (odd? x) (* 10 x))) [1 2 3]) (mapcat (fn [x] [x x]) (list 1 2))"
+     " (some (fn [x] (when (> x 1) (* x 100))) #{1 2}) (every? (fn [x] (odd? x)) [1 3])"
+     " (every? (fn [x] (odd? x)) [1 2]) (sort-by (fn [m] (:k m)) [{:k 2} {:k 1}])]",
+     "[[10 30] [1 1 2 2] 200 true false [{:k 1} {:k 2}]]"),
+    # mapcat takes each result apart before the next call: the first bad result is the failure
+    ("(mapcat (fn [x] (if (= x 1) 5 (/ 1 0))) [1 2])",
+     "error: Function call failed: mapcat: Don't know how to create ISeq from: java.lang.Long"),
+    ("(mapcat (fn [x] (/ 1 x)) [0])", "error: Function call failed: mapcat: Function call failed: /: Divide by zero"),
+    ("(keep (fn [x] (throw :k)) [1])", "error: Function call failed: keep: :k"),
+    ("(some (fn [x] (/ 1 x)) [1 0])", "1"),
+    ("(every? (fn [x] (throw x)) [7])", "error: Function call failed: every?: 7"),
+    ("(sort-by (fn [x] (/ 1 x)) [1 0])", "error: Function call failed: sort-by: Function call failed: /: Divide by zero"),
+    ("(some (fn [a b] a) [1])",
+     "error: Function call failed: some: Wrong number of args: expected 2, got 1 {:expected 2, :actual 1}"),
 ])
 def test_higher_order_builtins_over_spell_functions(src: str, expected: str) -> None:
     assert run(src) == expected

@@ -98,6 +98,13 @@ def remove(D: Any, pred: Any, coll: Any) -> Any:
 
 @builtin("keep", env=True, host="keep")
 def keep(D: Any, f: Any, coll: Any) -> Any:
+    code = spell_code(D, f, 1)
+    if code is not None:
+        items = seq_items(coll)
+        try:
+            return _pvector([r for x in items if (r := code(x)) is not None])
+        except SpellError as e:
+            raise spell_failure(e) from None
     g = caller(D, f, 1)
     return _pvector([r for x in seq_items(coll) if (r := g(x)) is not None])
 
@@ -110,8 +117,17 @@ def keep_indexed(D: Any, f: Any, coll: Any) -> Any:
 
 @builtin("mapcat", env=True, host="mapcat")
 def mapcat(D: Any, f: Any, coll: Any) -> Any:
-    g = caller(D, f, 1)
     out: list[Any] = []
+    code = spell_code(D, f, 1)
+    if code is not None:
+        items = seq_items(coll)
+        try:  # ``seq_items`` of a result fails with a host error, never a Spell one
+            for x in items:
+                out.extend(seq_items(code(x)))
+        except SpellError as e:
+            raise spell_failure(e) from None
+        return _pvector(out)
+    g = caller(D, f, 1)
     for x in seq_items(coll):
         out.extend(seq_items(g(x)))
     return _pvector(out)
@@ -119,21 +135,35 @@ def mapcat(D: Any, f: Any, coll: Any) -> Any:
 
 @builtin("some", env=True, host="some")
 def some(D: Any, pred: Any, coll: Any) -> Any:
-    g = caller(D, pred, 1)
-    for x in to_iter(coll):
-        r = g(x)
-        if r is not None and r is not False:
-            return r
+    code = spell_code(D, pred, 1)
+    g = caller(D, pred, 1) if code is None else code
+    it = to_iter(coll)
+    try:  # iterating an (eager) collection runs no Spell code: only ``g`` raises a SpellError here
+        for x in it:
+            r = g(x)
+            if r is not None and r is not False:
+                return r
+    except SpellError as e:
+        if code is None:  # from a builtin such as ``eval``: it passes as it always did
+            raise
+        raise spell_failure(e) from None
     return None
 
 
 @builtin("every?", env=True, host="every?")
 def every(D: Any, pred: Any, coll: Any) -> bool:
-    g = caller(D, pred, 1)
-    for x in to_iter(coll):
-        r = g(x)
-        if r is None or r is False:
-            return False
+    code = spell_code(D, pred, 1)
+    g = caller(D, pred, 1) if code is None else code
+    it = to_iter(coll)
+    try:  # as in ``some``
+        for x in it:
+            r = g(x)
+            if r is None or r is False:
+                return False
+    except SpellError as e:
+        if code is None:
+            raise
+        raise spell_failure(e) from None
     return True
 
 
@@ -208,7 +238,14 @@ def sort(coll: Any) -> Any:
 @builtin("sort-by", env=True, host="sort-by")
 def sort_by(D: Any, keyfn: Any, coll: Any) -> Any:
     items = list(seq_items(coll))
-    keys = list(map(caller(D, keyfn, 1), items))
+    code = spell_code(D, keyfn, 1)
+    if code is not None:
+        try:
+            keys = list(map(code, items))
+        except SpellError as e:
+            raise spell_failure(e) from None
+    else:
+        keys = list(map(caller(D, keyfn, 1), items))
     if not _natively_ordered(keys):
         wrap = cmp_to_key(compare)
         keys = [wrap(k) for k in keys]
