@@ -29,8 +29,6 @@ from collections.abc import Callable
 from typing import Any, Optional
 
 from .context import CTX_KEY
-from .data.fn import SpellFn
-from .data.plist import PList
 from .errors import SpellError
 from .support import MISS, apply_fn, mark_core, merge_undo
 
@@ -66,18 +64,18 @@ def apply_published(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[Any, .
                     args: tuple[Any, ...]) -> Any:
     """Apply ``f`` (any value) to ``args`` with the caller's private parameters visible in ``D``.
 
-    Every call a published body makes to another function comes here (issue 12), so the common
-    shapes take no further helper calls: one parameter is published and withdrawn inline, and a
-    compiled Spell function of the call's arity is called straight (what ``apply_fn`` would do;
-    its other cases still go there, after publishing, as before). The saved values are all read
-    before any is bound, so a repeated name restores its outer value in whatever order."""
+    Every call a published body makes to another function comes here (issue 12): one parameter
+    is published and withdrawn inline, several with plain loops (no helper calls). The saved
+    values are all read before any is bound, so a repeated name restores its outer value in
+    whatever order. The callee is still applied through ``apply_fn``, not called here: Python
+    3.11 has no guard on the C stack, and an endless recursion through this path must reach the
+    recursion limit (``Stack overflow``) before the C stack runs out — calling the body from here,
+    one Python frame fewer per level, let it segfault instead."""
     if len(syms) == 1:
         s = syms[0]
         old = D.get(s, MISS)
         D[s] = vals[0]
         try:
-            if type(f) is SpellFn and f.arity == len(args) and (code := f.code) is not None:
-                return code(D, form.first if type(form) is PList else form, *args)
             return apply_fn(D, f, form, args)
         except BaseException as e:
             _mark_supplied(e, syms)
@@ -93,8 +91,6 @@ def apply_published(D: dict[Any, Any], syms: tuple[Any, ...], vals: tuple[Any, .
     for s, v in zip(syms, vals):
         D[s] = v
     try:
-        if type(f) is SpellFn and f.arity == len(args) and (code := f.code) is not None:
-            return code(D, form.first if type(form) is PList else form, *args)
         return apply_fn(D, f, form, args)
     except BaseException as e:
         _mark_supplied(e, syms)

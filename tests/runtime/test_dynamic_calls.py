@@ -1,11 +1,10 @@
 """The runtime's dynamic call paths keep their meaning on their fast paths (issue 12).
 
-``support.apply_fn`` and ``published.apply_published`` call a compiled Spell function of the
-call's arity, and a host builtin, straight; ``published.apply_published`` publishes one parameter
-inline; ``calling.caller`` resolves a keyword to a lookup closure and ``calling.call_fn`` calls
-Spell functions, host functions and ``EnvFn``s itself; ``map``, ``filter``, ``reduce`` and their
-relatives call a Spell function through a partial of its body and convert its failure once;
-``frame_paths.recur_here`` tells a plain map from a recur request with one lookup. Each test
+``support.apply_fn`` calls a compiled Spell function of the call's arity, and a host builtin,
+straight; ``published.apply_published`` publishes its parameters inline; ``calling.caller``
+resolves a keyword to a lookup closure; ``frame_paths.recur_here`` tells a plain map from a recur
+request with one lookup. The higher-order builtins' cases pin what a tried and withdrawn change
+(a partial of the body per builtin call) had to keep. Each test
 pins what the general path did (each passes on the code before these changes too): the bindings a callee sees and what is left afterwards, the arguments and head a body
 receives, and the errors (texts, types, chaining) of the cases off the fast path.
 """

@@ -24,14 +24,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 from types import BuiltinFunctionType, FunctionType
-from typing import Any, Optional
+from typing import Any
 
 from ..data.atoms import Keyword, Symbol
 from ..data.fn import SpellFn
 from ..data.lookup import get
 from ..errors import HostError, SpellError
 from ..errors_result import error_result
-from ..invoke import call, call_spell_fn
+from ..invoke import call
 from .registry import FAST, INFO, BuiltinInfo, EnvFn
 
 
@@ -52,23 +52,7 @@ def _accepts(info: BuiltinInfo, n: int) -> bool:
 
 
 def call_fn(D: Any, f: Any, args: tuple[Any, ...]) -> Any:
-    """``invoke.call`` with Clojure's arity error for builtins given a wrong argument count.
-
-    A Spell function, a host function or an ``EnvFn`` (what ``update``, ``apply`` or ``fnil`` mostly
-    call) is called here as ``invoke.call`` would call it, one helper call fewer."""
-    t = type(f)
-    if t is SpellFn:  # never a registered builtin (those are Python functions or ``EnvFn``s)
-        return call_spell_fn(D, f, args)
-    if t is FunctionType or t is BuiltinFunctionType:
-        info = INFO.get(id(f))
-        if info is not None and not _accepts(info, len(args)):
-            raise builtin_arity_error(info, len(args))
-        return f(*args)
-    if t is EnvFn:
-        info = INFO.get(id(f))
-        if info is not None and not _accepts(info, len(args)):
-            raise builtin_arity_error(info, len(args))
-        return f.fn(D, *args)
+    """``invoke.call`` with Clojure's arity error for builtins given a wrong argument count."""
     info = INFO.get(id(f))
     if info is not None and not _accepts(info, len(args)):
         raise builtin_arity_error(info, len(args))
@@ -97,21 +81,6 @@ def _spell_caller(D: Any, code: Callable[..., Any], n: int) -> Callable[..., Any
         except SpellError as e:
             raise spell_failure(e) from None
     return many
-
-
-def spell_code(D: Any, f: Any, n: int) -> Optional[Callable[..., Any]]:
-    """``partial(code, D, None)`` when ``f`` is a compiled Spell function of arity ``n``, else None.
-
-    What ``caller`` gives for such an ``f`` minus its closure: a C-level partial, no Python frame
-    per call (a quarter of the per-element cost of ``(map (fn ...) xs)`` outside the body itself).
-    The closure converted a Spell error into the builtin's host error (§8.4 step 3) per call;
-    with this, the builtin converts instead, once: it wraps the calls, and nothing else that
-    could raise a ``SpellError``, in ``except SpellError as e: raise spell_failure(e) from None``."""
-    if type(f) is SpellFn and f.arity == n:
-        code = f.code
-        if code is not None:
-            return partial(code, D, None)
-    return None
 
 
 def _lookup_caller(k: Any, n: int) -> Callable[..., Any]:

@@ -26,9 +26,9 @@ from ..data.atoms import HostObject
 from ..data.hashmap import SpellMap
 from ..data.pvec import pvector
 from ..data.vector import LineVector, PVector, VectorView
-from ..errors import HostError, SpellError
+from ..errors import HostError
 from .bulk import NO_FAST, reduce1_fast, reduce_fast
-from .calling import caller, spell_code, spell_failure
+from .calling import caller
 from .hostnames import class_name
 from .registry import builtin
 from .seqs import ABSENT, to_iter
@@ -67,8 +67,7 @@ def reduce_(D: Any, f: Any, init_or_coll: Any, coll: Any = ABSENT) -> Any:
         fast = reduce1_fast(f, src) if coll is ABSENT else reduce_fast(f, init_or_coll, src)
         if fast is not NO_FAST:
             return fast
-    code = spell_code(D, f, 2)
-    g = caller(D, f, 2) if code is None else code
+    g = caller(D, f, 2)
     if coll is ABSENT:
         it = to_iter(init_or_coll)
         acc = next(it, ABSENT)
@@ -77,15 +76,10 @@ def reduce_(D: Any, f: Any, init_or_coll: Any, coll: Any = ABSENT) -> Any:
     else:
         it = to_iter(coll)
         acc = init_or_coll
-    try:  # iterating an (eager) collection runs no Spell code: only ``g`` raises a SpellError here
-        for x in it:
-            acc = g(acc, x)
-            if type(acc) is HostObject and acc.class_name == REDUCED_CLASS:
-                return acc.payload
-    except SpellError as e:
-        if code is None:  # from a builtin such as ``eval``: it passes as it always did
-            raise
-        raise spell_failure(e) from None
+    for x in it:
+        acc = g(acc, x)
+        if type(acc) is HostObject and acc.class_name == REDUCED_CLASS:
+            return acc.payload
     return acc
 
 

@@ -24,10 +24,9 @@ from ..data.hashmap import normkey
 from ..data.pvec import pvector as _pvector
 from ..data.text import is_bmp
 from ..data.vector import EMPTY_VECTOR, PVector, VectorView
-from ..errors import SpellError
 from ..limits import check_count
 from .bulk import NO_FAST, filter_vector, map_vector
-from .calling import call_fn, caller, spell_code, spell_failure
+from .calling import call_fn, caller
 from .compare import compare
 from .registry import builtin
 from .seqs import ABSENT, as_indexable, is_sequential, seq_items, to_iter
@@ -41,14 +40,6 @@ def map_(D: Any, f: Any, coll: Any) -> Any:
         fast = map_vector(f, coll)
         if fast is not NO_FAST:
             return fast
-    g = spell_code(D, f, 1)
-    if g is not None:
-        items = seq_items(coll)
-        try:
-            out = list(map(g, items))
-        except SpellError as e:
-            raise spell_failure(e) from None
-        return _pvector(out)
     return _pvector(map(caller(D, f, 1), seq_items(coll)))
 
 
@@ -66,13 +57,6 @@ def filter_(D: Any, pred: Any, coll: Any) -> Any:
         fast = filter_vector(pred, coll, True)
         if fast is not NO_FAST:
             return fast
-    code = spell_code(D, pred, 1)
-    if code is not None:
-        items = seq_items(coll)
-        try:
-            return _pvector([x for x in items if (r := code(x)) is not None and r is not False])
-        except SpellError as e:
-            raise spell_failure(e) from None
     g = caller(D, pred, 1)
     return _pvector([x for x in seq_items(coll) if (r := g(x)) is not None and r is not False])
 
@@ -85,26 +69,12 @@ def remove(D: Any, pred: Any, coll: Any) -> Any:
         fast = filter_vector(pred, coll, False)
         if fast is not NO_FAST:
             return fast
-    code = spell_code(D, pred, 1)
-    if code is not None:
-        items = seq_items(coll)
-        try:
-            return _pvector([x for x in items if (r := code(x)) is None or r is False])
-        except SpellError as e:
-            raise spell_failure(e) from None
     g = caller(D, pred, 1)
     return _pvector([x for x in seq_items(coll) if (r := g(x)) is None or r is False])
 
 
 @builtin("keep", env=True, host="keep")
 def keep(D: Any, f: Any, coll: Any) -> Any:
-    code = spell_code(D, f, 1)
-    if code is not None:
-        items = seq_items(coll)
-        try:
-            return _pvector([r for x in items if (r := code(x)) is not None])
-        except SpellError as e:
-            raise spell_failure(e) from None
     g = caller(D, f, 1)
     return _pvector([r for x in seq_items(coll) if (r := g(x)) is not None])
 
@@ -117,17 +87,8 @@ def keep_indexed(D: Any, f: Any, coll: Any) -> Any:
 
 @builtin("mapcat", env=True, host="mapcat")
 def mapcat(D: Any, f: Any, coll: Any) -> Any:
-    out: list[Any] = []
-    code = spell_code(D, f, 1)
-    if code is not None:
-        items = seq_items(coll)
-        try:  # ``seq_items`` of a result fails with a host error, never a Spell one
-            for x in items:
-                out.extend(seq_items(code(x)))
-        except SpellError as e:
-            raise spell_failure(e) from None
-        return _pvector(out)
     g = caller(D, f, 1)
+    out: list[Any] = []
     for x in seq_items(coll):
         out.extend(seq_items(g(x)))
     return _pvector(out)
@@ -135,35 +96,21 @@ def mapcat(D: Any, f: Any, coll: Any) -> Any:
 
 @builtin("some", env=True, host="some")
 def some(D: Any, pred: Any, coll: Any) -> Any:
-    code = spell_code(D, pred, 1)
-    g = caller(D, pred, 1) if code is None else code
-    it = to_iter(coll)
-    try:  # iterating an (eager) collection runs no Spell code: only ``g`` raises a SpellError here
-        for x in it:
-            r = g(x)
-            if r is not None and r is not False:
-                return r
-    except SpellError as e:
-        if code is None:  # from a builtin such as ``eval``: it passes as it always did
-            raise
-        raise spell_failure(e) from None
+    g = caller(D, pred, 1)
+    for x in to_iter(coll):
+        r = g(x)
+        if r is not None and r is not False:
+            return r
     return None
 
 
 @builtin("every?", env=True, host="every?")
 def every(D: Any, pred: Any, coll: Any) -> bool:
-    code = spell_code(D, pred, 1)
-    g = caller(D, pred, 1) if code is None else code
-    it = to_iter(coll)
-    try:  # as in ``some``
-        for x in it:
-            r = g(x)
-            if r is None or r is False:
-                return False
-    except SpellError as e:
-        if code is None:
-            raise
-        raise spell_failure(e) from None
+    g = caller(D, pred, 1)
+    for x in to_iter(coll):
+        r = g(x)
+        if r is None or r is False:
+            return False
     return True
 
 
@@ -238,14 +185,7 @@ def sort(coll: Any) -> Any:
 @builtin("sort-by", env=True, host="sort-by")
 def sort_by(D: Any, keyfn: Any, coll: Any) -> Any:
     items = list(seq_items(coll))
-    code = spell_code(D, keyfn, 1)
-    if code is not None:
-        try:
-            keys = list(map(code, items))
-        except SpellError as e:
-            raise spell_failure(e) from None
-    else:
-        keys = list(map(caller(D, keyfn, 1), items))
+    keys = list(map(caller(D, keyfn, 1), items))
     if not _natively_ordered(keys):
         wrap = cmp_to_key(compare)
         keys = [wrap(k) for k in keys]
