@@ -59,6 +59,16 @@ class SpellError(Exception):
         return self.message
 
 
+class StackOverflow(SpellError):
+    """``Stack overflow`` (language.md §15.5, A8): the host's recursion limit was reached.
+
+    Unlike other Spell errors it crosses builtin boundaries as it is (``core.calling.spell_failure``,
+    ``invoke.call``): the reference's JVM overflow is no exception a builtin catches and rewraps, and
+    wrapping it as ``Function call failed: map: ...`` at every level of a recursion through ``map``
+    made the message, and the time and memory to build it, grow with the square of the depth (a
+    one-line program took a minute and 3 GB)."""
+
+
 class HostError(Exception):
     """A host-level failure raised by a builtin; ``data`` is a Spell map or None."""
 

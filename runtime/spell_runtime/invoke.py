@@ -23,7 +23,7 @@ from .data.fn import SpellFn, as_spell_fn, is_spell_fn
 from .data.hashmap import SpellMap, SpellSet, spell_map
 from .data.lookup import get
 from .data.vector import LineVector, PVector, VectorView
-from .errors import HostError, SpellError
+from .errors import HostError, SpellError, StackOverflow
 
 K_EXPECTED = Keyword("expected")
 K_ACTUAL = Keyword("actual")
@@ -49,6 +49,8 @@ def call_spell_fn(D: Any, f: SpellFn, args: tuple[Any, ...]) -> Any:
     try:
         return code(D, None, *args)
     except SpellError as e:
+        if type(e) is StackOverflow:  # crosses the builtin as it is (``errors.StackOverflow``)
+            raise
         err = HostError(e.message, None, _result_of(e))
         err.inner_frames = e.frames
         raise err from None

@@ -34,7 +34,7 @@ from .data.lookup import get
 from .data.plist import PList
 from .data.positions import span_of
 from .epoch import EPOCH  # re-exported: the binding epoch (see spell_runtime.epoch)
-from .errors import NO_VALUE, ControlError, HostError, SpellError
+from .errors import NO_VALUE, ControlError, HostError, SpellError, StackOverflow
 from .invoke import call as call_callable  # at module level: call_host runs on every host call
 from .libns import claim
 from .packnum import pack_numbers, unpack_numbers, unzigzag, zigzag
@@ -737,10 +737,10 @@ def conv(e: BaseException, D: dict[Any, Any], table: dict[Any, Any]) -> BaseExce
     if isinstance(e, ControlError) or not isinstance(e, Exception):
         return e
     if isinstance(e, RecursionError):
-        err = SpellError("Stack overflow", None)
-        err.env = snapshot(D)
-        place_error(err, e.__traceback__, table)
-        return err
+        overflow = StackOverflow("Stack overflow", None)
+        overflow.env = snapshot(D)
+        place_error(overflow, e.__traceback__, table)
+        return overflow
     if type(e) is KeyError and len(e.args) == 1 and type(e.args[0]) is Symbol:
         # A local read (``D[sym]``) of a loop name that a short recur request left unbound (Q16).
         err = unbound(D[CTX_KEY], e.args[0])

@@ -29,14 +29,17 @@ from typing import Any
 from ..data.atoms import Keyword, Symbol
 from ..data.fn import SpellFn
 from ..data.lookup import get
-from ..errors import HostError, SpellError
+from ..errors import HostError, SpellError, StackOverflow
 from ..errors_result import error_result
 from ..invoke import call
 from .registry import FAST, INFO, BuiltinInfo, EnvFn
 
 
-def spell_failure(e: SpellError) -> HostError:
-    """The host error a builtin raises when a Spell function it called failed (§8.4 step 3)."""
+def spell_failure(e: SpellError) -> Exception:
+    """The host error a builtin raises when a Spell function it called failed (§8.4 step 3); a stack
+    overflow goes on as it is (``errors.StackOverflow``)."""
+    if type(e) is StackOverflow:
+        return e
     err = HostError(e.message, None, error_result(e))
     err.inner_frames = e.frames
     return err
