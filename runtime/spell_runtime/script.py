@@ -23,6 +23,7 @@ def run_script(run: Callable[[], Any], source_name: str, paused_gc: bool = False
     ``paused_gc``: the module turned automatic collection off for its start-up (``spellc build``
     writes that since issue 12.5); what start-up built is frozen and collection is turned back on
     before the program runs (``gcpolicy.resume_paused``), as the ``spellc`` command does."""
+    from .bigstack import call_with_large_stack
     from .callpath import error_report
     from .errors import SpellError
     from .gcpolicy import resume_paused, skip_exit_collection
@@ -30,8 +31,8 @@ def run_script(run: Callable[[], Any], source_name: str, paused_gc: bool = False
 
     if paused_gc:
         resume_paused()
-    try:
-        print(pr_str(run()))
+    try:  # on a large stack, as ``spellc run`` evaluates (``bigstack``)
+        print(pr_str(call_with_large_stack(run)))
     except SpellError as e:
         print(error_report(e, source_name), file=sys.stderr)
         sys.exit(1)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Optional
 
 from spell_runtime.agents import CoordinatorOptionsError, validate_coordinator_options
+from spell_runtime.bigstack import start_with_large_stack
 from spell_runtime.data import Keyword, SpellMap, Symbol, spell_map
 from spell_runtime.effects import EffectContext
 from spell_runtime.errors import ControlError, SpellError
@@ -83,7 +84,7 @@ def execute(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
     worker = threading.Thread(target=_evaluate_root, args=(prepared, outcome), name="spell-run", daemon=True)
     gcpolicy.run_started()
     try:
-        _start_with_large_stack(worker)
+        start_with_large_stack(worker, RUN_STACK_BYTES)
         worker.join()
     finally:
         gcpolicy.run_ended()
@@ -91,23 +92,6 @@ def execute(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
     if prepared.trace_dir is not None:
         outcome["trace_dir"] = prepared.trace_dir
     return outcome
-
-
-def _start_with_large_stack(worker: threading.Thread) -> None:
-    """Start ``worker`` with ``RUN_STACK_BYTES`` of stack when the platform allows it, else the default."""
-    previous = threading.stack_size()
-    try:
-        threading.stack_size(RUN_STACK_BYTES)
-    except (ValueError, RuntimeError):
-        worker.start()
-        return
-    try:
-        worker.start()
-    except RuntimeError:  # the large stack could not be reserved
-        threading.stack_size(previous)
-        worker.start()
-    finally:
-        threading.stack_size(previous)
 
 
 def _evaluate_root(prepared: PreparedRun, outcome: dict[str, Any]) -> None:

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Any, Final, Optional
 
 from spell_runtime.agents import Coordinator
+from spell_runtime.bigstack import start_with_large_stack
 from spell_runtime.data import Keyword, SpellMap
 from spell_runtime.errors import ControlError, HostError, SpellArgumentError, SpellError
 from spell_runtime.errors_result import error_result
@@ -59,26 +60,9 @@ K_MESSAGE: Final = Keyword("message")
 K_DATA: Final = Keyword("data")
 K_ENV: Final = Keyword("env")
 
-_stack_lock = threading.Lock()
-
-
 def start_thread(target: Callable[[], None], name: str, stack_bytes: int = LIFECYCLE_STACK_BYTES) -> None:
-    """Start a daemon thread with a large stack where the platform allows it (``stack_size`` is process-wide)."""
-    thread = threading.Thread(target=target, name=name, daemon=True)
-    with _stack_lock:
-        previous = threading.stack_size()
-        try:
-            threading.stack_size(stack_bytes)
-        except (ValueError, RuntimeError):
-            thread.start()
-            return
-        try:
-            thread.start()
-        except RuntimeError:
-            threading.stack_size(previous)
-            thread.start()
-        finally:
-            threading.stack_size(previous)
+    """Start a daemon thread with a large stack where the platform allows it (``spell_runtime.bigstack``)."""
+    start_with_large_stack(threading.Thread(target=target, name=name, daemon=True), stack_bytes)
 
 
 def exception_data(e: BaseException) -> SpellMap:

@@ -1,0 +1,79 @@
+"""An endless recursion that goes through a builtin (``(defn f [x] (map f [x]))``) fails with ``Stack
+overflow`` (language.md §15.5, A8) from every entry point, as a direct recursion does.
+
+It used to crash the process: every level takes C stack inside ``map``, and the main thread's ran out
+before the recursion limit (a segmentation fault from ``spellc eval``/``run`` and built modules; the
+turn loop already evaluated on a large stack). With enough stack it then took a minute and 3 GB: each
+level wrapped the overflow as ``Function call failed: map: ...`` around the message of the level
+below. Evaluations now run on a large stack (``spell_runtime.bigstack``) and the overflow crosses
+builtins as it is (``errors.StackOverflow``).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from spell_runtime.bigstack import call_with_large_stack
+from spell_runtime.errors import SpellError, StackOverflow
+
+import spellc
+
+THROUGH = {
+    "map": "(defn f [x] (map f [x]))\n(f 1)\n",
+    "filter": "(defn f [x] (filter f [x]))\n(f 1)\n",
+    "reduce": "(defn f [x] (reduce (fn [a b] (f b)) 0 [x]))\n(f 1)\n",
+    "apply": "(defn f [x] (apply f [x]))\n(f 1)\n",
+}
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "spellc", *args], capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("via", sorted(THROUGH))
+def test_spellc_run_reports_stack_overflow_at_the_recursive_call(tmp_path: Path, via: str) -> None:
+    prog = tmp_path / "deep.spl"
+    prog.write_text(THROUGH[via], encoding="utf-8")
+    ran = _cli("run", str(prog))
+    assert ran.returncode == 1, ran.stderr[-500:]  # not -11 (SIGSEGV)
+    lines = ran.stderr.replace(str(tmp_path) + "/", "").splitlines()
+    assert re.fullmatch(r"deep\.spl:1:\d+: Stack overflow", lines[0]), lines[0][:300]
+    assert "Function call failed" not in ran.stderr
+    assert len(lines) <= 12  # the call path folds the recursion or says how many more frames there were
+
+
+def test_spellc_eval_and_a_built_script_report_it_too(tmp_path: Path) -> None:
+    ran = _cli("eval", "(do (defn f [x] (map f [x])) (f 1))")
+    assert ran.returncode == 1 and ran.stderr.startswith("<eval>:1:17: Stack overflow\n"), ran.stderr[:300]
+    prog = tmp_path / "deep.spl"
+    prog.write_text(THROUGH["map"], encoding="utf-8")
+    out = tmp_path / "deep_built.py"
+    assert _cli("build", str(prog), "-o", str(out)).returncode == 0
+    built = subprocess.run([sys.executable, str(out)], capture_output=True, text=True, timeout=300)
+    assert built.returncode == 1 and built.stderr.startswith("deep.spl:1:13: Stack overflow\n"), built.stderr[:300]
+
+
+def test_the_overflow_crosses_the_builtin_unwrapped_in_process() -> None:
+    with pytest.raises(SpellError) as info:
+        call_with_large_stack(spellc.eval_string, "(do (defn g [x] (map g [x])) (g 1))")
+    assert type(info.value) is StackOverflow and info.value.message == "Stack overflow"
+
+
+def test_other_failures_inside_a_builtin_are_still_wrapped_once_per_level() -> None:
+    with pytest.raises(SpellError) as info:
+        spellc.eval_string("(do (defn h [x] (/ x 0)) (map h [1]))")
+    assert info.value.message == "Function call failed: map: Function call failed: /: Divide by zero"
+
+
+def test_call_with_large_stack_returns_raises_and_runs_elsewhere() -> None:
+    assert call_with_large_stack(lambda a, b=0: a + b, 2, b=3) == 5
+    assert call_with_large_stack(threading.get_ident) != threading.get_ident()
+    with pytest.raises(SystemExit):
+        call_with_large_stack(sys.exit, 3)
+    with pytest.raises(KeyError):
+        call_with_large_stack({}.__getitem__, "missing")
