@@ -259,9 +259,11 @@ def late_named(form: Any, undo: str) -> Any:
         _stored(frame, undo, made)
 
 
-def macro_pub_named(syms: tuple[Any, ...], m: Any, form: Any, undo: str, mark: Optional[list[Any]] = None) -> Any:
-    """``macro_pub_set`` given the name of the caller's undo local, as ``macro_named``."""
-    frame = sys._getframe(1)
+def _published_named(frame: FrameType, syms: tuple[Any, ...], undo: str,
+                     evaluate: Callable[[Any, tuple[Any, ...], list[Any]], tuple[Any, ...]]) -> Any:
+    """What ``macro_pub_named`` and ``late_pub_named`` share: ``evaluate(D, parameter values, undo list)``
+    answers the parameters' values afterwards and the value; the values go back into the frame's
+    parameter locals (``write_params``), a list made here into its undo local (``_stored``)."""
     values = frame.f_locals
     before = _param_values(values, len(syms))
     undo_list = values[undo]
@@ -269,30 +271,24 @@ def macro_pub_named(syms: tuple[Any, ...], m: Any, form: Any, undo: str, mark: O
     if made:
         undo_list = []
     try:
-        answer = macro_call_published_into(values[ENV], syms, before, m, form, undo_list, mark)
+        answer = evaluate(values[ENV], before, undo_list)
         write_params(frame, before, answer[:-1])
     finally:
         if made:
             _stored(frame, undo, undo_list)
     return answer[-1]
+
+
+def macro_pub_named(syms: tuple[Any, ...], m: Any, form: Any, undo: str, mark: Optional[list[Any]] = None) -> Any:
+    """``macro_pub_set`` given the name of the caller's undo local, as ``macro_named``."""
+    return _published_named(sys._getframe(1), syms, undo, lambda D, before, undo_list: macro_call_published_into(
+        D, syms, before, m, form, undo_list, mark))
 
 
 def late_pub_named(syms: tuple[Any, ...], form: Any, undo: str) -> Any:
     """``late_pub_set`` given the name of the caller's undo local, as ``macro_named``."""
-    frame = sys._getframe(1)
-    values = frame.f_locals
-    before = _param_values(values, len(syms))
-    undo_list = values[undo]
-    made = undo_list is None
-    if made:
-        undo_list = []
-    try:
-        answer = late_published_into(values[ENV], syms, before, form, undo_list)
-        write_params(frame, before, answer[:-1])
-    finally:
-        if made:
-            _stored(frame, undo, undo_list)
-    return answer[-1]
+    return _published_named(sys._getframe(1), syms, undo, lambda D, before, undo_list: late_published_into(
+        D, syms, before, form, undo_list))
 
 
 __all__ = ["ENV", "HEAD", "INDEX", "TABLE", "PARAM_LOCAL", "conv_here", "fn_failed_here", "late_here", "late_named",
