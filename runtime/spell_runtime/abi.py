@@ -141,13 +141,10 @@ class H:
     # issue 12: the late references' dynamic evaluations too (LATE and LATE_PUB are what they replace)
     LATE_HERE: Final = "_late_here"
     LATE_PUB_HERE: Final = "_late_pub_here"
-    # issue 12: the published variants write the parameters' new values into the caller's locals
-    # themselves (``frame_paths.write_params``); MACRO_PUB_HERE and LATE_PUB_HERE are what they replace
-    MACRO_PUB_SET: Final = "_macro_pub_set"
-    LATE_PUB_SET: Final = "_late_pub_set"
     # issue 12: given the *name* of the scope's undo local, they make its list when it is still None
     # and store it in the caller's frame themselves (``frame_paths.write_locals``), where a site wrote
-    # ``_u := _u or []``; MACRO_PUB_SET and LATE_PUB_SET are what the published ones replace
+    # ``_u := _u or []``; the published ones also write the parameters' new values into the caller's
+    # locals, where a site reloaded them from MACRO_PUB_HERE's or LATE_PUB_HERE's answer
     MACRO_NAMED: Final = "_macro_named"
     LATE_NAMED: Final = "_late_named"
     MACRO_PUB_NAMED: Final = "_macro_pub_named"
@@ -235,7 +232,6 @@ def compiled_namespace() -> dict[str, Any]:
         H.PRIV_FAILED_HERE: frame_paths.priv_failed_here, H.RESTORE_ALL: s.restore_all,
         H.MACRO_HERE: frame_paths.macro_here, H.MACRO_PUB_HERE: frame_paths.macro_pub_here,
         H.LATE_HERE: frame_paths.late_here, H.LATE_PUB_HERE: frame_paths.late_pub_here,
-        H.MACRO_PUB_SET: frame_paths.macro_pub_set, H.LATE_PUB_SET: frame_paths.late_pub_set,
         H.MACRO_NAMED: frame_paths.macro_named, H.LATE_NAMED: frame_paths.late_named,
         H.MACRO_PUB_NAMED: frame_paths.macro_pub_named, H.LATE_PUB_NAMED: frame_paths.late_pub_named,
         "_op_add": num.add, "_op_sub": num.sub, "_op_mul": num.mul, "_op_lt": num.lt, "_op_gt": num.gt,
@@ -251,7 +247,7 @@ def compiled_namespace() -> dict[str, Any]:
 
 LEGACY: Final = frozenset({"APPLY", "FN_FAIL", "MACRO_CALL", "MACRO_CALL_PUB", "MACRO_INTO", "STALE",
                            "RECUR_VALUE", "FN_FAILED", "SEQ_FAIL", "PRIV_FAIL", "LATE", "LATE_PUB", "CONV",
-                           "MACRO_PUB_HERE", "LATE_PUB_HERE", "MACRO_PUB_SET", "LATE_PUB_SET"})
+                           "MACRO_PUB_HERE", "LATE_PUB_HERE", "MACRO_PUB"})
 """``H`` members the emitter no longer writes but modules built by earlier versions of it call
 (``spellc build`` output imports this namespace): kept so that those modules still run."""
 

@@ -21,12 +21,11 @@ did. The common paths never come here: a non-map tail value is returned inline, 
 returned to a builtin (``_H`` None, passed along for that test) or that is no recur request is
 handed back before the frame is looked at.
 
-Some also write the frame (``write_locals``): ``macro_pub_set`` and ``late_pub_set`` store the
-parameters' values after an expansion that may ``def`` one back into the body's parameter locals
-(``write_params``), so their call sites need no reload of their own; the ``_named`` variants
-(``macro_named``, ``late_named``, ``macro_pub_named``, ``late_pub_named``) are given the name of the
-scope's undo local: they make its list when it is still None, and store it there when something
-was recorded in it.
+Some also write the frame (``write_locals``). The ``_named`` helpers (``macro_named``, ``late_named``,
+``macro_pub_named``, ``late_pub_named``) are given the name of the scope's undo local: they make its
+list when it is still None, and store it there when something was recorded in it (``_with_undo``).
+The published two also store the parameters' values after an expansion that may ``def`` one back
+into the body's parameter locals (``write_params``), so their call sites need no reload of their own.
 """
 
 from __future__ import annotations
@@ -196,30 +195,6 @@ def write_params(frame: FrameType, before: tuple[Any, ...], after: tuple[Any, ..
     write_locals(frame, [PARAM_LOCAL % i for i in range(len(after))], before, after)
 
 
-def macro_pub_set(syms: tuple[Any, ...], m: Any, form: Any, undo: list[Any], mark: Optional[list[Any]] = None) -> Any:
-    """``macro_pub_here`` that writes the parameters' values after the expansion (it may ``def`` one)
-    into the calling frame's locals itself (``write_params``) and answers only the expansion's value:
-    the call site is just this call. The caller is the body's function or a piece outlined from it,
-    which then receives and hands back every published parameter (``EmitterBase._outline``)."""
-    frame = sys._getframe(1)
-    values = frame.f_locals
-    before = _param_values(values, len(syms))
-    answer = macro_call_published_into(values[ENV], syms, before, m, form, undo, mark)
-    write_params(frame, before, answer[:-1])
-    return answer[-1]
-
-
-def late_pub_set(syms: tuple[Any, ...], form: Any, undo: list[Any]) -> Any:
-    """``late_pub_here`` that writes the parameters' values afterwards into the calling frame's locals
-    itself, as ``macro_pub_set`` does, and answers only the value."""
-    frame = sys._getframe(1)
-    values = frame.f_locals
-    before = _param_values(values, len(syms))
-    answer = late_published_into(values[ENV], syms, before, form, undo)
-    write_params(frame, before, answer[:-1])
-    return answer[-1]
-
-
 def _stored(frame: FrameType, name: str, made: list[Any]) -> None:
     """Store the undo list a helper made for the caller's local ``name`` (None until then) when the
     rare path recorded a ``def`` in it; an empty list has nothing to undo, so it is dropped, and an
@@ -230,68 +205,63 @@ def _stored(frame: FrameType, name: str, made: list[Any]) -> None:
         write_locals(frame, (name,), (None,), (made,))
 
 
-def macro_named(m: SpellMap, form: PList, undo: str, mark: Optional[list[Any]] = None) -> Any:
-    """``macro_here`` given the name of the caller's undo local instead of its list: the site passes a
-    string constant where it made the list itself; a list made here is stored there (``_stored``)."""
-    frame = sys._getframe(1)
+def _with_undo(frame: FrameType, undo: str, evaluate: Callable[[Any, list[Any]], Any]) -> Any:
+    """``evaluate(D, undo list)`` with the caller's undo local ``undo``: its list, or one made here and
+    stored there afterwards (``_stored``), in a ``finally``, so what was recorded before a failure is
+    undone with the scope too. What the ``*_named`` helpers share."""
     values = frame.f_locals
     undo_list = values[undo]
     if undo_list is not None:
-        return macro_into(values[ENV], m, form, undo_list, mark)
+        return evaluate(values[ENV], undo_list)
     made: list[Any] = []
     try:
-        return macro_into(values[ENV], m, form, made, mark)
+        return evaluate(values[ENV], made)
     finally:
         _stored(frame, undo, made)
+
+
+def macro_named(m: SpellMap, form: PList, undo: str, mark: Optional[list[Any]] = None) -> Any:
+    """``macro_here`` given the name of the caller's undo local instead of its list: the site passes a
+    string constant where it made the list itself (``_with_undo``)."""
+    return _with_undo(sys._getframe(1), undo, lambda D, undo_list: macro_into(D, m, form, undo_list, mark))
 
 
 def late_named(form: Any, undo: str) -> Any:
     """``late_here`` given the name of the caller's undo local, as ``macro_named``."""
-    frame = sys._getframe(1)
-    values = frame.f_locals
-    undo_list = values[undo]
-    if undo_list is not None:
-        return late(values[ENV], form, undo_list)
-    made: list[Any] = []
-    try:
-        return late(values[ENV], form, made)
-    finally:
-        _stored(frame, undo, made)
+    return _with_undo(sys._getframe(1), undo, lambda D, undo_list: late(D, form, undo_list))
 
 
 def _published_named(frame: FrameType, syms: tuple[Any, ...], undo: str,
                      evaluate: Callable[[Any, tuple[Any, ...], list[Any]], tuple[Any, ...]]) -> Any:
     """What ``macro_pub_named`` and ``late_pub_named`` share: ``evaluate(D, parameter values, undo list)``
-    answers the parameters' values afterwards and the value; the values go back into the frame's
-    parameter locals (``write_params``), a list made here into its undo local (``_stored``)."""
-    values = frame.f_locals
-    before = _param_values(values, len(syms))
-    undo_list = values[undo]
-    made = undo_list is None
-    if made:
-        undo_list = []
-    try:
-        answer = evaluate(values[ENV], before, undo_list)
+    answers the parameters' values afterwards, then the value; an expansion may ``def`` a parameter,
+    so the values go back into the frame's parameter locals (``write_params``)."""
+    before = _param_values(frame.f_locals, len(syms))
+
+    def run(D: Any, undo_list: list[Any]) -> Any:
+        answer = evaluate(D, before, undo_list)
         write_params(frame, before, answer[:-1])
-    finally:
-        if made:
-            _stored(frame, undo, undo_list)
-    return answer[-1]
+        return answer[-1]
+
+    return _with_undo(frame, undo, run)
 
 
 def macro_pub_named(syms: tuple[Any, ...], m: Any, form: Any, undo: str, mark: Optional[list[Any]] = None) -> Any:
-    """``macro_pub_set`` given the name of the caller's undo local, as ``macro_named``."""
+    """``macro_pub_here`` given the name of the caller's undo local (``_with_undo``), which writes the
+    parameters' values afterwards into the caller's locals itself and answers only the value: the
+    call site is just this call. The caller is the body's function or a piece outlined from it, which
+    then receives and hands back every published parameter (``EmitterBase._outline``)."""
     return _published_named(sys._getframe(1), syms, undo, lambda D, before, undo_list: macro_call_published_into(
         D, syms, before, m, form, undo_list, mark))
 
 
 def late_pub_named(syms: tuple[Any, ...], form: Any, undo: str) -> Any:
-    """``late_pub_set`` given the name of the caller's undo local, as ``macro_named``."""
+    """``late_pub_here`` given the name of the caller's undo local, as ``macro_pub_named``."""
     return _published_named(sys._getframe(1), syms, undo, lambda D, before, undo_list: late_published_into(
         D, syms, before, form, undo_list))
 
 
 __all__ = ["ENV", "HEAD", "INDEX", "TABLE", "PARAM_LOCAL", "conv_here", "fn_failed_here", "late_here", "late_named",
-           "late_pub_here", "late_pub_named", "late_pub_set", "macro_here", "macro_named", "macro_pub_here",
-           "macro_pub_named", "macro_pub_set", "priv_failed_here", "recur_here", "seq_failed_here", "write_locals",
+           "late_pub_here", "late_pub_named", "macro_here", "macro_named", "macro_pub_here",
+           "macro_pub_named", "priv_failed_here", "recur_here", "seq_failed_here", "write_locals",
            "write_params"]

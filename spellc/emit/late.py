@@ -100,24 +100,6 @@ def fallback(em: Emitter, node: ir.Late, scope: Scope) -> ast.expr:
     return P.callname(H.LATE_PUB_NAMED, em.const(syms), form_c, P.const(scope.undo))
 
 
-def reloaded(em: Emitter, locals_: list[str], call: ast.expr) -> ast.expr:
-    """The last element of ``call``'s answer, its first ones reloaded into ``locals_`` first, in one
-    list display evaluated left to right (the shortest expression form, issue 12): the published
-    macro branch's when the parameters are not the frame's ``_p0``, ``_p1``, ...
-    (``published_calls.macro_expr``)::
-
-        [p0 := (_mr := call)[0], p1 := _mr[1], _mr[2]][2]
-    """
-    mv = em.tmp("_mr")
-    source: ast.expr = P.walrus(mv, call)
-    parts: list[ast.expr] = []
-    for i, local in enumerate(locals_):
-        parts.append(P.walrus(local, P.subscript(source, P.const(i))))
-        source = P.name(mv)
-    parts.append(P.subscript(source, P.const(len(locals_))))
-    return P.subscript(P.list_(parts), P.const(len(locals_)))
-
-
 def guarded(static_stmts: list[ast.stmt], static_expr: ast.expr, late: ast.expr,
             tmp: str) -> tuple[list[ast.stmt], ast.expr]:
     """``static`` while the flag is empty, else ``late`` (as statements, into ``tmp``, when the static
@@ -128,4 +110,4 @@ def guarded(static_stmts: list[ast.stmt], static_expr: ast.expr, late: ast.expr,
     return [P.if_(test, [P.assign(tmp, late)], [*static_stmts, P.assign(tmp, static_expr)])], P.name(tmp)
 
 
-__all__ = ["FLAG", "has_late", "flag_init", "mark_args", "flag_statement", "fallback", "reloaded", "guarded"]
+__all__ = ["FLAG", "has_late", "flag_init", "mark_args", "flag_statement", "fallback", "guarded"]

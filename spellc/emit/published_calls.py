@@ -106,32 +106,17 @@ def second_call(em: Emitter, node: ir.Call, scope: Scope, info: FnInfo,
 
 
 def macro_expr(em: Emitter, pub: Published, f: str, form_c: ast.expr, scope: Scope) -> ast.expr:
-    """The macro branch: value of the expansion. The helper extends the scope's undo list in place
-    and stores the parameters' values afterwards in their locals: itself, in the frame, when they
-    are ``_p0``, ``_p1``, ... (``params_in_frame``), else by answering them before the value
-    (``late.reloaded``)."""
+    """The macro branch: value of the expansion. The helper reads ``D``, the parameters and the scope's
+    undo list (made and stored on first use) from the frame and writes the parameters' new values back
+    into it (``frame_paths.macro_pub_named``, issue 12): the call is the whole site. A published body's
+    parameters are always the locals ``_p0``, ``_p1``, ... (``ScopeEmitter._fn_body``), also in a piece
+    outlined from it, which receives them under the same names (``EmitterBase._outline``)."""
     scope.used = True  # the undo local exists (an outlined piece gets it and hands it back)
     em.note_reload(scope)  # an expansion may ``def`` a parameter: undone with ``scope`` (``Scope.reloads``)
-    if params_in_frame(pub.locals_):
-        # The helper reads D, the parameters and the scope's undo list (made and stored on first use)
-        # from the frame and writes the parameters' new values back into it
-        # (``frame_paths.macro_pub_named``, issue 12): the call is the whole site.
-        assert not scope.always_list, "a published body's scope is its own"
-        return P.callname(H.MACRO_PUB_NAMED, em.const(pub.syms), P.name(f), form_c, P.const(scope.undo),
-                          *late.mark_args(em))
-    undo: ast.expr = P.name(scope.undo) if scope.always_list else P.walrus(
-        scope.undo, P.or_(P.name(scope.undo), P.list_([])))
-    call = P.callname(H.MACRO_PUB, P.name("D"), *_published_args(em, pub), P.name(f), form_c, undo,
-                      *late.mark_args(em))  # the flag: ``emit.late``
-    return late.reloaded(em, pub.locals_, call)
-
-
-def params_in_frame(locals_: list[str]) -> bool:
-    """Are a published body's parameters the locals ``spell_runtime.frame_paths.macro_pub_named`` reads
-    from the caller's frame and writes back (``_p0``, ``_p1``, ... in order)? Then the macro branch
-    passes neither ``D`` nor their values and reloads nothing (``macro_expr``; issue 12), nor does
-    the late fallback (``emit.late``)."""
-    return locals_ == [PARAM_LOCAL % i for i in range(len(locals_))]
+    assert pub.locals_ == [PARAM_LOCAL % i for i in range(len(pub.locals_))], pub.locals_
+    assert not scope.always_list, "a published body's scope is its own"
+    return P.callname(H.MACRO_PUB_NAMED, em.const(pub.syms), P.name(f), form_c, P.const(scope.undo),
+                      *late.mark_args(em))
 
 
 def dispatch_stmts(em: Emitter, pub: Published, f: str, r: str, head_sym: ast.expr, form_c: ast.expr,
@@ -145,5 +130,5 @@ def macro_stmts(em: Emitter, pub: Published, f: str, r: str, form_c: ast.expr, s
     return [P.assign(r, macro_expr(em, pub, f, form_c, scope))]
 
 
-__all__ = ["Published", "may_call_directly", "dispatch_expr", "second_call", "macro_expr", "params_in_frame",
+__all__ = ["Published", "may_call_directly", "dispatch_expr", "second_call", "macro_expr",
            "dispatch_stmts", "macro_stmts"]

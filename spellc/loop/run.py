@@ -51,8 +51,6 @@ K_REASON: Final = Keyword("reason", "spell")
 K_COMPLETION_ERROR: Final = Keyword("completion-error", "spell")
 K_ROLES: Final = Keyword("roles")
 ON_ERROR_NOT_CALLABLE: Final = "Invalid :on-error, expected a function"
-RUN_STACK_BYTES: Final = 512 * 1024 * 1024
-"""Stack of the thread a run evaluates on: every model turn nests a completion inside its caller."""
 
 
 @dataclass
@@ -84,7 +82,7 @@ def execute(options: dict[str, Any], on_turn: Optional[Callable[[TurnEvent], Non
     worker = threading.Thread(target=_evaluate_root, args=(prepared, outcome), name="spell-run", daemon=True)
     gcpolicy.run_started()
     try:
-        start_with_large_stack(worker, RUN_STACK_BYTES)
+        start_with_large_stack(worker)  # every model turn nests a completion inside its caller
         worker.join()
     finally:
         gcpolicy.run_ended()

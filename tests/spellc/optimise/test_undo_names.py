@@ -130,7 +130,7 @@ def test_a_built_module_makes_the_undo_lists_as_the_source_does(tmp_path: Path) 
 
 
 def test_a_module_built_before_still_runs_with_the_sites_making_the_lists(tmp_path: Path) -> None:
-    """``_macro_pub_set`` and ``_late_pub_set`` stay in the ABI (``abi.LEGACY``) for modules that
+    """``_macro_pub_here`` and ``_late_pub_here`` stay in the ABI (``abi.LEGACY``) for modules that
     ``spellc build`` wrote before the helpers made the undo lists (``_macro_here`` and ``_late_here``
     are still written for a unit's ``_U``): such a module's sites make the lists themselves."""
     out = _build(tmp_path)
