@@ -483,7 +483,7 @@ class Analyzer:
 
     def _let_node(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
         if not args or type(args[0]) not in (PVector, LineVector, VectorView, PList):
-            what = args[0] if args else None
+            what: Any = args[0] if args else None  # typed: mypyc rejects a local inferred as None
             if what is None:
                 return Const(form, pos, ctx, None) if not args else Fail(
                     form, pos, ctx, "Don't know how to create ISeq from: %s" % host_class_name(what), ())

@@ -24,7 +24,7 @@ import ast
 import builtins
 from collections.abc import Callable
 from sys import intern
-from typing import Any, Optional, Union
+from typing import Any, ClassVar, Optional, Union
 
 from spell_runtime.abi import H, L, helper_names
 from spell_runtime.data import Symbol
@@ -115,7 +115,7 @@ class FnInfo:
 class EmitterBase:
     """State shared by the concern mixins while one compiled module is emitted."""
 
-    _EXPRESSIONS: dict[type, Callable[..., Result]] = {}
+    _EXPRESSIONS: ClassVar[dict[type, Callable[..., Result]]] = {}
     """IR kind → the method emitting it as an expression (``e_<Kind>``), per class (see ``expr``)."""
 
     def __init_subclass__(cls) -> None:
@@ -280,7 +280,8 @@ class EmitterBase:
         A global read's entry names its symbol ``sym`` (a constant of the module anyway), by which a built
         module gives the symbol its place in the call form around it back (``built_spans.restore``)."""
         if not self.text_places:
-            return P.STACK[-1]
+            top: Pos = P.STACK[-1]
+            return top
         pos = self.place_pos()
         if sym is not None:
             self.const(sym)
@@ -306,8 +307,10 @@ class EmitterBase:
                 return Result(deep.stmts + [P.assign(t, deep.expr)], P.name(t))
         method = self._EXPRESSIONS[type(node)]
         self.edepth += 1
-        stack = P.STACK  # ``with P.at(node.pos)``, inlined: this runs once per IR node
-        pos = node.pos
+        # ``with P.at(node.pos)``, inlined: this runs once per IR node. ``pos`` is ``Any`` for the reason
+        # ``pyast._STACK`` is.
+        stack = P.STACK
+        pos: Any = node.pos
         stack.append(pos if pos is not None else stack[-1])
         try:
             res: Result = method(self, node, scope, info)

@@ -18,7 +18,7 @@ helper that publishes the parameters around the generic path.
 from __future__ import annotations
 
 import ast
-from typing import Optional, cast
+from typing import Optional
 
 from spell_runtime.abi import H
 from spell_runtime.core.registry import info_of
@@ -28,7 +28,6 @@ from . import late, published_calls
 from . import pyast as P
 from .base import FnInfo, Pos, Result, Scope
 from .fastpaths import FastPathEmitter, keyword_assoc
-from .natives import NativeEmitter
 
 
 class CallEmitter(FastPathEmitter):
@@ -39,8 +38,7 @@ class CallEmitter(FastPathEmitter):
         stmts, exprs = self.exprs_in_order(node.args, scope, info)
         with P.at(self.call_pos(node.form, node.pos)):
             if node.inline:  # issue 13.3: the map read inline (natives.keyword_lookup)
-                natives = cast(NativeEmitter, self)  # the composed Emitter has both
-                return Result(stmts, natives.keyword_lookup(exprs[0], self.const(node.kw), exprs[1:]))
+                return Result(stmts, self.keyword_lookup(exprs[0], self.const(node.kw), exprs[1:]))
             e = P.callname(H.GET, exprs[0], self.const(node.kw), *exprs[1:])
         return Result(stmts, e)
 

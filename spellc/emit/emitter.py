@@ -1,6 +1,8 @@
 """IR → Python ``ast`` (the code shape is explained in ``spell_runtime.context``).
 
-``Emitter`` composes the concern mixins over ``base.EmitterBase``:
+``Emitter`` stacks the concerns in one line of single inheritance over ``base.EmitterBase``
+(values, natives, pipelines, fast paths, calls, typed loops, scopes; each reaches the others through
+``self`` and the dispatch tables), as mypyc compiles only single inheritance (``spellc.native``):
 
 - ``base``: state, fresh names, constants, positions, expression dispatch, nesting/outlining;
 - ``scopes``: statements, tail exits, body sequences, let/loop/recur/fn/for/try, def;
@@ -27,13 +29,10 @@ from ..analyze import ir
 from . import late
 from . import pyast as P
 from .base import FnInfo, Result, ReturnExit, Scope
-from .calls import CallEmitter
-from .natives import NativeEmitter
 from .scopes import ScopeEmitter
-from .values import ValueEmitter
 
 
-class Emitter(ScopeEmitter, ValueEmitter, NativeEmitter, CallEmitter):
+class Emitter(ScopeEmitter):
     """Emits one compiled module (a unit plus the bodies of the ``fn`` forms in it)."""
 
     def emit_unit(self, node: ir.Node, fname: str = "_unit") -> ast.Module:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from typing import Any, Optional
+from typing import Any, ClassVar, Optional
 
 from spell_runtime.abi import H
 from spell_runtime.data import LONG_MAX, LONG_MIN, Keyword, Symbol
@@ -16,13 +16,14 @@ from spell_runtime.data import LONG_MAX, LONG_MIN, Keyword, Symbol
 from ..analyze import ir
 from ..analyze.native_ops import BY_NAME
 from . import pyast as P
-from .base import EmitterBase, FnInfo, Result, Scope
+from .base import FnInfo, Result, Scope
+from .values import ValueEmitter
 
 
-class NativeEmitter(EmitterBase):
+class NativeEmitter(ValueEmitter):
     """Emits ``NativeOp`` nodes: one builder per operator family (``_LOWER``, filled below the class)."""
 
-    _LOWER: dict[str, _Builder]
+    _LOWER: ClassVar[dict[str, _Builder]]
 
     def e_NativeOp(self, node: ir.NativeOp, scope: Scope, info: FnInfo) -> Result:
         info.static_refs = True
@@ -284,6 +285,7 @@ class NativeEmitter(EmitterBase):
 
     def _eq(self, x: ast.expr, y: ast.expr) -> ast.expr:
         (xe, xa, xc), (ye, ya, yc) = self._operand(x), self._operand(y)
+        c: Any  # typed: mypyc rejects a loop variable inferred as None
         for c in (yc, xc):
             if c is None and (isinstance(y, ast.Constant) if c is yc else isinstance(x, ast.Constant)):
                 return P.is_(xe, ye)

@@ -85,7 +85,8 @@ from spell_runtime.data import Symbol
 from ..analyze import ir
 from ..analyze.native_ops import BY_CALL
 from . import pyast as P
-from .base import BLOCK_BUDGET, INDENT_BUDGET, EmitterBase, FnInfo, Pos, Result, Scope
+from .base import BLOCK_BUDGET, INDENT_BUDGET, FnInfo, Pos, Result, Scope
+from .natives import NativeEmitter
 
 _S_REDUCE = Symbol("reduce")
 _S_REDUCE_KV = Symbol("reduce-kv")
@@ -216,7 +217,7 @@ def _truthy(v: ast.expr) -> ast.expr:
     return P.and_(P.is_not(v, P.const(None)), P.is_not(P.name(v.target.id), P.const(False)))
 
 
-class PipelineEmitter(EmitterBase):
+class PipelineEmitter(NativeEmitter):
     """Fused pipelines (see the module docstring)."""
 
     def fused_pipeline(self, node: ir.BuiltinCall, scope: Scope, info: FnInfo) -> Optional[Result]:

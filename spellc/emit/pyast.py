@@ -14,7 +14,9 @@ Pos = tuple[int, int, int, int]
 # of the Spell form it is emitting). Walking finished trees to fill positions in
 # (``ast.fix_missing_locations``) cost more than the rest of code generation together.
 # The compiler driver holds a lock while emitting, so one module-level stack suffices.
-_STACK: list[Pos] = [(1, 0, 1, 0)]
+# Typed ``Any``, not ``Pos``: compiled by mypyc (``spellc.native``), a ``Pos`` read off the stack is
+# unboxed into a C struct and boxed again as a new tuple, and ``name``'s identity test would never hold.
+_STACK: list[Any] = [(1, 0, 1, 0)]
 STACK = _STACK  # for the emitter's dispatch, which pushes and pops without ``at`` (the hottest path)
 
 N = TypeVar("N", bound=ast.AST)
@@ -130,7 +132,7 @@ def chain(left: ast.expr, ops: list[ast.cmpop], comparators: list[ast.expr]) -> 
 # tuple built and hashed (four ints) per read and one entry per node, it found a few more repeats
 # (812 against 708 of compile-300's 3,991 reads) and cost ~2.7 M more machine instructions
 # (issue 12: emitting is a third of a cold compile).
-_NAMES: dict[str, tuple[Pos, ast.Name]] = {}
+_NAMES: dict[str, tuple[Any, ast.Name]] = {}
 _Name = ast.Name  # the hottest classes, bound once (no ``ast.`` attribute lookup per node)
 _Call = ast.Call
 

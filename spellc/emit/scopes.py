@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 from sys import intern
-from typing import Any, Optional, TypeVar, cast
+from typing import Any, ClassVar, Optional, TypeVar, cast
 
 from spell_runtime.abi import H, L
 from spell_runtime.data import Symbol
@@ -37,7 +37,7 @@ member through ``Enum.__hash__``, a Python call (``tail_of`` asks once per state
 class ScopeEmitter(TypedEmitter):
     """Emits statements, tail exits and the constructs that open a binding scope."""
 
-    _STATEMENTS: dict[type, _Statements]
+    _STATEMENTS: ClassVar[dict[type, _Statements]]
     """IR kinds with a statement form of their own, in any context (filled below the class)."""
 
     # ------------------------------------------------------------------ statements and tail exits

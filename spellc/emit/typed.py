@@ -26,10 +26,11 @@ from spell_runtime.abi import H
 from ..analyze import ir
 from ..analyze.types import LONG, NOT_MAPS, loop_types
 from . import pyast as P
-from .base import EmitterBase, FnExit, FnInfo, LoopExit, Scope
+from .base import FnExit, FnInfo, LoopExit, Scope
+from .calls import CallEmitter
 
 
-class TypedEmitter(EmitterBase):
+class TypedEmitter(CallEmitter):
     """Typed private locals and loop vectors kept as lists (see the module docstring)."""
 
     def enter_typed_loop(self, node: ir.Loop, vars_: list[str]) -> tuple[Any, ...]:

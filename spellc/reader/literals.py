@@ -19,7 +19,8 @@ from .errors import ReadFailure
 
 _SIMPLE_ESCAPES: Final = {"t": "\t", "r": "\r", "n": "\n", "\\": "\\", '"': '"', "b": "\b", "f": "\f"}
 _STRING_STOP: Final = re.compile(r'["\\]')
-_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+# Built with chr(): mypyc (spellc.native) cannot hold lone surrogates in a string literal.
+_SURROGATE: Final = re.compile("[" + chr(0xD800) + "-" + chr(0xDFFF) + "]")
 _JAVA_EOF_CHAR: Final = "\uffff"  # (char) -1, what Java prints for a missing character
 
 CHAR_NAMES: Final = {
