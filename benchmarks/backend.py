@@ -122,9 +122,17 @@ def built_vs_run(built: Path, repeat: int) -> tuple[float, float, int, int, floa
             statistics.median(bare_t))
 
 
+def compiler_build() -> str:
+    """Which build of the compiler the children run (``spellc.native``): the figures depend on it."""
+    _, _, out = _run_rss([sys.executable, "-c", "import spellc.native as n, spellc; print(n.COMPILED[0])"])
+    return ("the compiler's mypyc build (spellc.native)" if out.strip() == "True"
+            else "the compiler's interpreted source (no usable mypyc build, or SPELLC_PURE_COMPILER set)")
+
+
 def main() -> None:
     repeat = int(os.environ.get("BENCH_REPEAT", "5"))
     _write_package_bytecode()
+    print("Measured with %s.\n" % compiler_build())
     print("| measure | value | yardstick | ratio | target |")
     print("|---|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as tmp:

@@ -22,7 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from backend import _write_package_bytecode
+from backend import _write_package_bytecode, compiler_build
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "conformance" / "bench" / "compile-300.spl"
@@ -108,6 +108,7 @@ def main() -> None:
     total = statistics.median(r["total"] for r in runs) * 1000
     yardstick = statistics.median(r["argparse"] for r in runs) * 1000
     rest = total - sum(ms.values())
+    print("Measured with %s.\n" % compiler_build())
     print("| stage (CPU, compile-300.spl, fresh process) | ms | share |")
     print("|---|---:|---:|")
     for stage, value in [*ms.items(), ("run units + driver", rest)]:

@@ -7,12 +7,16 @@ load the turn loop on first use). See README.md for a tour.
 
 from typing import Any
 
-from spell_runtime.data.atoms import keyword, symbol
-from spell_runtime.errors import SpellError
-from spell_runtime.printer import pr_str
+from . import native
 
-from .reader import read_all as _read_all
-from .reader import read_first as _read_first
+native.select()  # before the first import of a compiled module: the build is used whole or not at all
+
+from spell_runtime.data.atoms import keyword, symbol  # noqa: E402
+from spell_runtime.errors import SpellError  # noqa: E402
+from spell_runtime.printer import pr_str  # noqa: E402
+
+from .reader import read_all as _read_all  # noqa: E402
+from .reader import read_first as _read_first  # noqa: E402
 
 __version__ = "0.1.0"
 

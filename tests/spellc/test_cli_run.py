@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
-from typing import Any
 
 from click.testing import CliRunner
 
@@ -99,23 +101,35 @@ def test_progress_names_each_spawned_agents_turn(tmp_path: Path) -> None:
     assert [line.endswith("  :kid") for line in lines].count(True) == 1
 
 
-def test_a_program_file_is_read_once(tmp_path: Path, monkeypatch: Any) -> None:
+# Counts the reads of ``spellc run`` by wrapping ``entry._run``, what every reading entry point calls.
+# In a child on the source compiler: compiled (``spellc.native``), the reader's modules call ``_run``
+# inside their library, past any wrapper.
+_COUNT_READS = r"""
+import json, sys
+from click.testing import CliRunner
+from spellc.reader import entry
+reads = []
+real = entry._run
+def counting(text, *args):
+    reads.append(text)
+    return real(text, *args)
+entry._run = counting
+from spellc.cli import main
+results = [CliRunner().invoke(main, ["run", path]) for path in sys.argv[1:]]
+print(json.dumps([[r.exit_code, r.stdout, r.stderr] for r in results] + [reads]))
+"""
+
+
+def test_a_program_file_is_read_once(tmp_path: Path) -> None:
     """The reader-error check up front and the evaluation share one read of the text (issue 12)."""
-    from spellc.reader import entry
-
-    reads: list[str] = []
-    real = entry._run
-
-    def counting(text: str, *args: Any) -> Any:
-        reads.append(text)
-        return real(text, *args)
-
-    monkeypatch.setattr(entry, "_run", counting)  # what every reading entry point calls
-    prog = tmp_path / "p.spl"
+    prog, bad = tmp_path / "p.spl", tmp_path / "bad.spl"
     prog.write_text("(defn f [x] (* x 2))\n(f 21)\n")
-    assert invoke(str(prog)) == (0, "42\n", "")
-    assert reads == ["(defn f [x] (* x 2))\n(f 21)\n"]
-    prog.write_text("(defn f [x] (/ x 0))\n(f 21)\n")
-    code, _, err = invoke(str(prog))
-    assert code == 1 and err.startswith("%s:1:13: Function call failed: /: Divide by zero" % prog)
+    bad.write_text("(defn f [x] (/ x 0))\n(f 21)\n")
+    env = dict(os.environ, SPELLC_PURE_COMPILER="1")
+    done = subprocess.run([sys.executable, "-c", _COUNT_READS, str(prog), str(bad)], capture_output=True,
+                          text=True, env=env, check=True)
+    (code, out, err), (bad_code, _, bad_err), reads = json.loads(done.stdout)
+    assert (code, out, err) == (0, "42\n", "")
+    assert reads[:1] == ["(defn f [x] (* x 2))\n(f 21)\n"]
+    assert bad_code == 1 and bad_err.startswith("%s:1:13: Function call failed: /: Divide by zero" % bad)
     assert len(reads) == 2
