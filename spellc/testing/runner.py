@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from spell_runtime.bigstack import call_with_large_stack
 from spell_runtime.data import Symbol
 from spell_runtime.errors import ControlError, SpellError
 
@@ -79,10 +80,15 @@ class PreludeRun:
         for form in read_all(MACROS):
             run_form(self.D, form, "<spell-test>")
         self.error_form: Any = None
+        call_with_large_stack(self._evaluate, prelude)
+
+    def _evaluate(self, prelude: list[Any]) -> None:
+        from ..compiler import run_form
+
         try:
             for form in prelude:
                 self.error_form = form
-                run_form(self.D, form, self.unit_name(form), test_file.text)
+                run_form(self.D, form, self.unit_name(form), self.file.text)
         except SpellError as e:
             self.error = e
 
@@ -108,7 +114,15 @@ class PreludeRun:
 
 
 def run_test(prelude: PreludeRun, test: TestDef) -> TestResult:
-    """Run one test body (no skip/xfail handling): ``passed``, ``failed`` or ``error`` with its report."""
+    """Run one test body (no skip/xfail handling): ``passed``, ``failed`` or ``error`` with its report.
+
+    The prelude and each body are evaluated on a thread with a large stack (``spell_runtime.bigstack``),
+    as ``spellc run`` evaluates: on pytest's main thread, a test recursing through a builtin ran its C
+    stack out and crashed the whole run instead of failing with ``Stack overflow``."""
+    return call_with_large_stack(_run_test, prelude, test)
+
+
+def _run_test(prelude: PreludeRun, test: TestDef) -> TestResult:
     from ..compiler import run_form
     from .report import error_report, result_report
 

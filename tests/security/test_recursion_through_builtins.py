@@ -58,6 +58,20 @@ def test_spellc_eval_and_a_built_script_report_it_too(tmp_path: Path) -> None:
     assert built.returncode == 1 and built.stderr.startswith("deep.spl:1:13: Stack overflow\n"), built.stderr[:300]
 
 
+def test_spellc_test_fails_that_test_and_runs_the_next(tmp_path: Path) -> None:
+    """A Spell test recursing through a builtin, in its prelude or its body, errors with ``Stack overflow``
+    and the run goes on: evaluated on pytest's main thread, it crashed the whole run."""
+    (tmp_path / "test_deep.spl").write_text(
+        "(defn f [x] (first (map f [x])))\n(deftest deep (is (= 1 (f 1))))\n(deftest fine (is (= 2 (+ 1 1))))\n",
+        encoding="utf-8")
+    (tmp_path / "test_prelude.spl").write_text(
+        "(defn g [x] (map g [x]))\n(def boom (g 1))\n(deftest after (is true))\n", encoding="utf-8")
+    ran = _cli("test", str(tmp_path))
+    assert ran.returncode == 1, ran.stderr[-500:] + ran.stdout[-500:]  # not -11 (SIGSEGV)
+    assert "1 passed, 2 errors" in ran.stdout, ran.stdout[-800:]
+    assert ran.stdout.count("Stack overflow") >= 2
+
+
 def test_the_overflow_crosses_the_builtin_unwrapped_in_process() -> None:
     with pytest.raises(SpellError) as info:
         call_with_large_stack(spellc.eval_string, "(do (defn g [x] (map g [x])) (g 1))")
