@@ -23,6 +23,13 @@ or, in a source checkout, when any source is newer than its build (an edit or a 
 last ``pip install -e .``: the old extension would silently run old code). Installed wheels are not
 checked, as for the snapshot core (``spell_runtime.snapshot.backend``).
 
+The compiled modules import each other at module level, never inside a function. A module of the
+library taken out of ``sys.modules`` cannot be imported again (its shim hands back the library's one
+module object, which the import system does not accept twice), and ``sys.modules`` snapshots such as
+pytester's take out whatever was imported inside them: a pass imported on first use inside one
+failed every later compile with ``KeyError: 'spellc.analyze.types'``. Imported with the compiler,
+the shims cost little.
+
 Nothing here imports ``spellc``: ``setup.py`` loads this file on its own to read the module list.
 """
 

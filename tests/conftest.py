@@ -10,11 +10,18 @@ live in ``benchmarks/``): on a shared, loaded machine a deadline fails a correct
 test's own ``@settings`` still sets its example count. Exploration stays random, so runs keep
 finding new cases; a failure prints the blob that replays it (``@reproduce_failure``).
 ``HYPOTHESIS_PROFILE`` picks another registered profile, e.g. ``ci-repeatable`` (derandomized).
+
+The compiler is imported before any test runs. The pytest plugin's tests run pytest in process
+(pytester), which takes out of ``sys.modules`` whatever was first imported during that inner run;
+compiled by mypyc (``spellc.native``), the compiler's modules cannot be imported a second time, and
+its interpreted ones (the IR classes) would come back as new classes its compiled code does not know.
 """
 
 import os
 
 from hypothesis import HealthCheck, settings
+
+import spellc.compiler  # noqa: F401  (see above)
 
 os.environ.setdefault("SPELLC_CHECK_INCREMENTAL", "1")
 

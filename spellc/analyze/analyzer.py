@@ -91,6 +91,7 @@ from .ir import (
     VectorLit,
 )
 from .privacy import SummaryCache, clashes, merge, observable, plain_symbols, publishable, scope_summary
+from .selfcalls import closed_self
 
 S_CATCH = Symbol("catch")
 S_REOPEN_EVAL = Symbol("reopen-eval")
@@ -563,8 +564,6 @@ class Analyzer:
         nodes is analyzed again untainted for that second body: nothing in closed code can bind a
         name, so what taints the ordinary body (its self-calls, which could find a macro there)
         never runs in the second one, which is entered only from a verified self-call (``late``)."""
-        from .selfcalls import closed_self  # imported by the first named published fn: start-up
-
         found = closed_self(fn_body, name)  # (``Late`` nodes pass: only their long types are unknown)
         if found is None:
             return fn_body

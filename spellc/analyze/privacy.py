@@ -28,6 +28,7 @@ from typing import Any, Optional
 from spell_runtime.data import Symbol
 
 from . import ir
+from .types import LONG, loop_types
 
 _children = ir.children
 
@@ -174,6 +175,4 @@ def int_loop_vars(loop: ir.Loop, cache: Optional[dict[int, tuple[Any, frozenset[
     """Private loop variables that provably always hold longs (``analyze.types``, which also types
     doubles, vectors, maps and strings); their type tests can be left out. (``cache`` is unused:
     kept for the emitter's call.)"""
-    from .types import LONG, loop_types
-
     return {p for p, t in loop_types(loop).items() if t == LONG}

@@ -83,6 +83,7 @@ from spell_runtime.core.registry import info_of
 from spell_runtime.data import Symbol
 
 from ..analyze import ir
+from ..analyze.linear import _tail_values
 from ..analyze.native_ops import BY_CALL
 from . import pyast as P
 from .base import BLOCK_BUDGET, INDENT_BUDGET, FnInfo, Pos, Result, Scope
@@ -131,8 +132,6 @@ def reducing_literal(fn: Any, arity: int = 2) -> bool:
     ``reduce`` may run it inline."""
     if not _pure_literal(fn, arity):
         return False
-    from ..analyze.linear import _tail_values  # imported by the first inlinable reduce: start-up (issue 12.4)
-
     tails = _tail_values(fn.body.body)
     return bool(tails) and all(type(n) is ir.NativeOp and n.op in _VALUE_OPS for n in tails)
 

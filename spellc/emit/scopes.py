@@ -24,6 +24,7 @@ from ..analyze.types import LONG
 from . import late
 from . import pyast as P
 from .base import BLOCK_BUDGET, Exit, FnExit, FnInfo, LoopExit, Pos, Result, ReturnExit, Scope
+from .bounds import branch_ranges
 from .published_calls import Published
 from .typed import TypedEmitter
 
@@ -252,8 +253,6 @@ class ScopeEmitter(TypedEmitter):
         range (``bounds``) while it is emitted."""
         if not self.range_ints:
             return emit(node.then), emit(node.else_)
-        from .bounds import branch_ranges  # imported by the first typed loop's test: start-up (issue 12.4)
-
         facts = branch_ranges(node.test, self.private, self.range_ints, self.int_ranges)
         if facts is None:
             return emit(node.then), emit(node.else_)

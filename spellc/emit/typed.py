@@ -24,6 +24,8 @@ from typing import Any
 from spell_runtime.abi import H
 
 from ..analyze import ir
+from ..analyze.elements import list_elements
+from ..analyze.linear import transient_vectors
 from ..analyze.types import LONG, NOT_MAPS, loop_types
 from . import pyast as P
 from .base import FnExit, FnInfo, LoopExit, Scope
@@ -45,12 +47,8 @@ class TypedEmitter(CallEmitter):
         self.int_vars = self.int_vars | longs
         self.range_ints = self.range_ints | longs  # an if test's range holds in its branch (``bounds``)
         self.var_types = {**self.var_types, **{v: types[p] for p, v in own.items() if p in types}}
-        from ..analyze.linear import transient_vectors  # per loop, not per node; start-up (issue 12.4)
-
         lists = transient_vectors(node, types)
         if lists:
-            from ..analyze.elements import list_elements
-
             self.transients = self.transients | {own[p] for p in lists}
             elements = list_elements(node, types, lists)
             # own locals first lose facts a same-named local of another function may have left

@@ -69,9 +69,8 @@ def test_commands_with_options_still_go_through_click() -> None:
 LAZY_ON_EVAL = (
     # stdlib modules: dataclasses pulls in inspect, dis and tokenize (~8 ms); json is for built modules
     "dataclasses", "inspect", "dis", "json",
-    # compiler passes that only some programs need (typed loops, named published fns, inlinable
-    # reduces, pipeline stages): imported where they are first used
-    "spellc.analyze.elements", "spellc.analyze.selfcalls", "spellc.analyze.linear", "spellc.emit.bounds",
+    # (the compiler passes only some programs need, ``analyze.linear`` and the like, load with the
+    # compiler: compiled modules import each other at module level, see ``spellc.native``)
     "spell_runtime.purity", "spell_runtime.built_constants",
     # the click CLI and the turn loop
     "click", "spellc.cli", "spellc.loop.run",
