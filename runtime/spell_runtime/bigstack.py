@@ -8,8 +8,8 @@ calls the body) takes C stack at every level, and the main thread's 8 MB ran out
 recursion limit was reached: the process died with a segmentation fault. The turn loop has always
 evaluated on a thread with ``STACK_BYTES`` of stack (``spellc.loop.run``); the command-line entry
 points (``spellc eval``/``run``, a built module run as a script) and the Spell test runner
-(``spellc test``, package tests) do the same through ``call_with_large_stack``. The stack is reserved address space: pages are used only as deep as the
-recursion goes.
+(``spellc test``, package tests) do the same through ``call_with_large_stack``. The stack is
+reserved address space: pages are used only as deep as the recursion goes.
 """
 
 from __future__ import annotations
