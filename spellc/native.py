@@ -81,8 +81,16 @@ def stale_or_missing(here: str = _HERE) -> list[str]:
     relinks only the library when only code changes). Empty when the library itself is missing
     (nothing was compiled: not a stale build) — ``compiled_build`` tells the two apart."""
     library = _built(os.path.join(here, LIBRARY))
-    if library is None:
-        return []
+    return [] if library is None else _unusable(here, library)
+
+
+def compiled_build(here: str = _HERE) -> bool:
+    """Whether ``here`` holds a usable compiled build of every module in ``COMPILED_MODULES``."""
+    library = _built(os.path.join(here, LIBRARY))
+    return library is not None and not _unusable(here, library)
+
+
+def _unusable(here: str, library: str) -> list[str]:
     checkout = os.path.exists(os.path.join(os.path.dirname(here), "setup.py"))
     built_at = os.stat(library).st_mtime
     bad: list[str] = []
@@ -94,11 +102,6 @@ def stale_or_missing(here: str = _HERE) -> list[str]:
         elif checkout and os.stat(source).st_mtime > max(built_at, os.stat(shim).st_mtime):
             bad.append(name)
     return bad
-
-
-def compiled_build(here: str = _HERE) -> bool:
-    """Whether ``here`` holds a usable compiled build of every module in ``COMPILED_MODULES``."""
-    return _built(os.path.join(here, LIBRARY)) is not None and not stale_or_missing(here)
 
 
 class _SourceFinder:
