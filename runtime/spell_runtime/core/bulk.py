@@ -40,7 +40,6 @@ their results the same way.
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import neg
 from typing import Any, Final, Optional
 
 from ..data.atoms import LONG_MAX, LONG_MIN, Symbol
@@ -79,9 +78,8 @@ def _sum_longs(acc: Any, items: list[Any], known: Optional[Bounds] = None) -> An
 
     The overflow argument: when every element has one sign the partial sums run monotonically
     from ``acc`` to the total, so both ends being longs (``acc`` is one) puts every partial sum
-    in range. Known bounds may show one sign at once; else one sign is tested in one C pass:
-    ``array('Q', xs)`` accepts only integers in ``[0, 2**64)``, so on longs it succeeds exactly
-    when none is negative. With mixed signs every partial sum lies within ``|acc| + Σ|x|`` (at
+    in range. Known bounds may show one sign at once; else one sign is tested at C speed
+    (``_one_sign``). With mixed signs every partial sum lies within ``|acc| + Σ|x|`` (at
     most ``|acc| + n·max(|lo|, |hi|)``) of zero, so when that bound is a long no step can
     overflow; when it is not, the generic loop decides (it may still succeed)."""
     if type(acc) is not int or known is None and not all_longs(items):
@@ -100,32 +98,12 @@ def _sum_longs(acc: Any, items: list[Any], known: Optional[Bounds] = None) -> An
     return total
 
 
-_array: Optional[type] = None
-"""``array.array``, imported by the first ``_one_sign`` (``_load_array``): the C module is not part of
-every start-up (issue 12)."""
-
-
-def _load_array() -> type:
-    global _array
-    from array import array
-
-    _array = array
-    return array
-
-
 def _one_sign(items: list[Any]) -> bool:
-    """True when the longs ``items`` are all ``>= 0`` or all ``<= 0`` (one C pass each)."""
-    array = _array or _load_array()
-    try:
-        array("Q", items)
-        return True
-    except OverflowError:
-        pass
-    try:
-        array("Q", map(neg, items))  # -LONG_MIN is 2**63: still in range of 'Q'
-        return True
-    except OverflowError:
-        return False
+    """True when the longs ``items`` are all ``>= 0`` or all ``<= 0`` (one or two C passes).
+
+    ``min``/``max`` rather than ``array('Q', items)``, which did the same in one pass but made the
+    first sum of a program import the ``array`` extension (~0.3 ms of a cold compile+run, issue 12)."""
+    return not items or min(items) >= 0 or max(items) <= 0
 
 
 Fold = Callable[[Any, list[Any], Optional[Bounds]], Any]

@@ -696,6 +696,43 @@ def java_split(p: re.Pattern[str], s: str) -> list[str]:
     return pieces
 
 
+_JAVA_META: Final = frozenset("\\^$.|?*+()[]{}")
+"""The characters that make a Java pattern more than its literal text."""
+
+
+def literal_separator(pattern: Any) -> str | None:
+    """``pattern`` itself when it is a non-empty pattern string with no regex metacharacter: such a
+    split needs no compiled regex (Java's ``String.split`` has the same fast path). None otherwise."""
+    if type(pattern) is not str or not pattern or not _JAVA_META.isdisjoint(pattern):
+        return None
+    return pattern
+
+
+def split_literal(s: str, separator: str) -> list[str]:
+    """``java_split`` by a literal, non-empty ``separator``: the same pieces as the compiled pattern
+    gives (``[s]`` when it never occurs, trailing empty pieces removed), without compiling one."""
+    pieces = s.split(separator)
+    if len(pieces) == 1:
+        return pieces
+    while pieces and pieces[-1] == "":
+        pieces.pop()
+    return pieces
+
+
+def split_lines(s: str) -> list[str]:
+    """``java_split`` by ``\\r?\\n`` (``strings/split-lines``) without compiling the pattern."""
+    pieces = s.split("\n")
+    if len(pieces) == 1:
+        return pieces
+    last = len(pieces) - 1
+    for i in range(last):
+        if pieces[i].endswith("\r"):
+            pieces[i] = pieces[i][:-1]
+    while pieces and pieces[-1] == "":
+        pieces.pop()
+    return pieces
+
+
 def match_value(m: re.Match[str]) -> Any:
     """Clojure ``re-groups``: the match, or ``[whole g1 ... gn]`` with nil for groups that did not take part."""
     if m.re.groups == 0:

@@ -233,16 +233,19 @@ def replace(s: Any, match: Any, replacement: Any) -> str:
 
 @member("strings/split")
 def split(s: Any, pattern: Any) -> Any:
-    from .regex import java_split, pattern_of
+    from .regex import java_split, literal_separator, pattern_of, split_literal
 
+    separator = literal_separator(pattern)
+    if separator is not None:
+        return vec(split_literal(to_str(s), separator))
     return vec(java_split(pattern_of(pattern), to_str(s)))
 
 
 @member("strings/split-lines")
 def split_lines(s: Any) -> Any:
-    from .regex import compile_java, java_split
+    from .regex import split_lines as split_at_line_ends
 
-    return vec(java_split(compile_java("\\r?\\n"), to_str(s)))
+    return vec(split_at_line_ends(to_str(s)))
 
 
 @member("strings/join")

@@ -198,6 +198,26 @@ def test_split_inverts_join_up_to_trailing_empties(pieces: list[str]) -> None:
     assert rx.java_split(rx.compile_java(","), joined) == expected
 
 
+@given(st.text(alphabet="ab,:\r\n", max_size=14), st.sampled_from([",", ":", "ab", "\n", " ", "\r\n", "a"]))
+def test_literal_split_agrees_with_the_compiled_pattern(s: str, separator: str) -> None:
+    assert rx.literal_separator(separator) == separator
+    assert rx.split_literal(s, separator) == rx.java_split(rx.compile_java(separator), s)
+
+
+@given(st.text(alphabet="a\r\n", max_size=14))
+def test_split_lines_agrees_with_the_compiled_pattern(s: str) -> None:
+    assert rx.split_lines(s) == rx.java_split(rx.compile_java("\\r?\\n"), s)
+
+
+@pytest.mark.parametrize("pattern", ["", ".", "a|b", "\\s", "x+", "(?i)a", "[,]", "a{2}", "^a", "a$", "a?", "a*"])
+def test_a_pattern_with_a_metacharacter_is_not_split_literally(pattern: str) -> None:
+    assert rx.literal_separator(pattern) is None
+
+
+def test_a_pattern_value_is_never_split_literally() -> None:
+    assert rx.literal_separator(Pattern(",")) is None
+
+
 @given(st.text(alphabet="ab\n", max_size=12))
 def test_finditer_never_overlaps_and_advances(s: str) -> None:
     previous_end = -1
