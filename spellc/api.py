@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from spell_runtime.bigstack import on_large_stack
 from spell_runtime.data import SpellMap, Symbol
 from spell_runtime.data.positions import span_of
 from spell_runtime.errors import SpellError
@@ -55,7 +56,16 @@ def eval_forms(forms: Optional[list[Any]], source: str, source_name: str = "<str
                workspace: Optional[str] = None, web: Optional[dict[str, Any]] = None) -> Any:
     """``eval_string`` of ``source`` whose forms a caller has already read (``read_all(source)``;
     None: read them here): ``spellc run`` reads the file once to refuse unreadable text up front,
-    and reading it again cost as much as analyzing it (issue 12)."""
+    and reading it again cost as much as analyzing it (issue 12).
+
+    The evaluation runs on a large stack (``spell_runtime.bigstack.on_large_stack``): called from a
+    thread with an ordinary stack, a program recursing through a builtin would crash the process."""
+    return on_large_stack(_eval_forms, forms, source, source_name, eval_timeout_sec, max_collection_size,
+                          workspace, web)
+
+
+def _eval_forms(forms: Optional[list[Any]], source: str, source_name: str, eval_timeout_sec: Optional[float],
+                max_collection_size: Optional[int], workspace: Optional[str], web: Optional[dict[str, Any]]) -> Any:
     from spell_runtime import limits
     from spell_runtime.effects import EffectContext
 
@@ -93,7 +103,12 @@ def spell_eval(form_or_text: Any, env: Any = None) -> SpellMap:
 
     ``{:ok value :env env'}`` or ``{:err message :env env :expr form ...}``; the map supports
     Python's Mapping reads (``result[keyword("env")]``) and its ``:env`` can be passed back in.
+    It is evaluated on a large stack, as ``eval_forms`` is.
     """
+    return on_large_stack(_spell_eval, form_or_text, env)
+
+
+def _spell_eval(form_or_text: Any, env: Any) -> SpellMap:
     form = read_first(form_or_text) if isinstance(form_or_text, str) else form_or_text
     initial: dict[Any, Any] = {}
     if env is not None:

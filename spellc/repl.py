@@ -84,6 +84,7 @@ class ReplSession:
         self.pending = ""
 
     def evaluate(self, form: Any, text: str) -> Outcome:
+        from spell_runtime.bigstack import on_large_stack
         from spell_runtime.errors import SpellError
         from spell_runtime.errors_result import error_result
         from spell_runtime.printer import pr_str
@@ -93,7 +94,9 @@ class ReplSession:
         from .error_position import locate_error
 
         try:
-            value, _ = run_form(self.env, form, SOURCE_NAME, text)
+            # On a large stack (``spell_runtime.bigstack``): the REPL's main thread has an ordinary one,
+            # which a recursion through a builtin would overflow, crashing the session.
+            value, _ = on_large_stack(run_form, self.env, form, SOURCE_NAME, text)
         except SpellError as e:
             if e.position is None:
                 e.position = locate_error(e, form)

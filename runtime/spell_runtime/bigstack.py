@@ -10,11 +10,20 @@ evaluated on a thread with ``STACK_BYTES`` of stack (``spellc.loop.run``); the c
 points (``spellc eval``/``run``, a built module run as a script) and the Spell test runner
 (``spellc test``, package tests) do the same through ``call_with_large_stack``. The stack is
 reserved address space: pages are used only as deep as the recursion goes.
+
+The Python API (``spellc.eval_string``, ``eval_forms``, ``spell_eval``) and the REPL evaluate wherever
+they are called from, so they go through ``on_large_stack``: inline on a thread this module started
+(a command's, the turn loop's, a test runner's: nested evaluations cost nothing), else on a fresh
+large-stack thread, ~0.1 ms a call — the price of a host process that a program recursing through a
+builtin cannot crash. The caller's ``contextvars`` go along, and an interrupted caller (Ctrl-C
+reaching the waiting thread) interrupts the evaluation too rather than leaving it running.
 """
 
 from __future__ import annotations
 
+import contextvars
 import threading
+import weakref
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
@@ -23,6 +32,9 @@ STACK_BYTES: Final = 512 * 1024 * 1024
 T = TypeVar("T")
 
 _stack_lock = threading.Lock()
+
+_LARGE: Final[weakref.WeakSet[threading.Thread]] = weakref.WeakSet()
+"""The threads started with a large stack (``on_large_stack`` runs inline on them)."""
 
 
 def start_with_large_stack(worker: threading.Thread, stack_bytes: int = STACK_BYTES) -> None:
@@ -35,13 +47,20 @@ def start_with_large_stack(worker: threading.Thread, stack_bytes: int = STACK_BY
         except (ValueError, RuntimeError):
             worker.start()
             return
+        _LARGE.add(worker)  # before it runs: its first evaluation asks
         try:
             worker.start()
         except RuntimeError:  # the large stack could not be reserved
+            _LARGE.discard(worker)
             threading.stack_size(previous)
             worker.start()
         finally:
             threading.stack_size(previous)
+
+
+def has_large_stack() -> bool:
+    """Whether the calling thread was started with a large stack (``start_with_large_stack``)."""
+    return threading.current_thread() in _LARGE
 
 
 def call_with_large_stack(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -49,20 +68,56 @@ def call_with_large_stack(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     it raised (``SystemExit`` and ``KeyboardInterrupt`` included) is raised here. Daemon, so that an
     interrupted caller (Ctrl-C reaches the waiting main thread) is not held by the evaluation."""
     outcome: list[Any] = []
+    context = contextvars.copy_context()
+    finished = threading.Event()
 
     def target() -> None:
         try:
-            outcome.append((True, fn(*args, **kwargs)))
+            outcome.append((True, context.run(fn, *args, **kwargs)))
         except BaseException as e:  # noqa: BLE001 - handed to the caller, who raises it
             outcome.append((False, e))
+        finally:
+            finished.set()
 
     worker = threading.Thread(target=target, name="spell-eval", daemon=True)
     start_with_large_stack(worker)
-    worker.join()
+    try:
+        worker.join()
+    except KeyboardInterrupt:
+        _interrupt(worker, finished)
+        raise
     ok, value = outcome[0]
     if not ok:
         raise value
     return value  # type: ignore[no-any-return]
 
 
-__all__ = ["STACK_BYTES", "start_with_large_stack", "call_with_large_stack"]
+INTERRUPT_WAIT_SECONDS: Final = 2.0
+"""How long an interrupted caller waits for the evaluation to stop before raising anyway (an
+evaluation blocked in a system call sees the interruption only when the call returns)."""
+
+
+def _interrupt(worker: threading.Thread, finished: threading.Event) -> None:
+    """Pass the caller's interruption on to the evaluation on ``worker`` and wait a little for it to
+    unwind, so that a REPL's next input does not meet the last one's environment half restored.
+
+    ``finished`` rather than ``worker.is_alive()``/``join``: a ``join`` interrupted by Ctrl-C marks the
+    thread stopped while it still runs (CPython 3.11's ``_wait_for_tstate_lock``, bpo-45274)."""
+    from .limits import interrupt_thread
+
+    ident = worker.ident
+    if ident is not None and not finished.is_set():
+        interrupt_thread(ident)
+        finished.wait(INTERRUPT_WAIT_SECONDS)
+
+
+def on_large_stack(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``fn(*args, **kwargs)`` on a large stack: right here when this thread has one, else through
+    ``call_with_large_stack`` (see the module docstring)."""
+    if threading.current_thread() in _LARGE:
+        return fn(*args, **kwargs)
+    return call_with_large_stack(fn, *args, **kwargs)
+
+
+__all__ = ["STACK_BYTES", "start_with_large_stack", "call_with_large_stack", "has_large_stack", "on_large_stack",
+           "INTERRUPT_WAIT_SECONDS"]

@@ -203,6 +203,14 @@ def _load_async_exc() -> None:
         ("PyThreadState_SetAsyncExc", ctypes.pythonapi))
 
 
+def interrupt_thread(thread_id: int) -> None:
+    """Raise ``KeyboardInterrupt`` in thread ``thread_id`` at its next bytecode: a caller interrupted
+    while it waits for an evaluation running on another thread (``bigstack.call_with_large_stack``)
+    passes the interruption on, as if the evaluation had run on its own thread."""
+    _load_async_exc()
+    _set_async_exc(thread_id, KeyboardInterrupt)
+
+
 class _Watch:
     """One evaluation's deadline on one thread."""
 

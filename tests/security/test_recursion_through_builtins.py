@@ -11,14 +11,16 @@ builtins as it is (``errors.StackOverflow``).
 
 from __future__ import annotations
 
+import contextvars
 import re
 import subprocess
 import sys
+import textwrap
 import threading
 from pathlib import Path
 
 import pytest
-from spell_runtime.bigstack import call_with_large_stack
+from spell_runtime.bigstack import call_with_large_stack, has_large_stack, on_large_stack
 from spell_runtime.errors import SpellError, StackOverflow
 
 import spellc
@@ -91,3 +93,68 @@ def test_call_with_large_stack_returns_raises_and_runs_elsewhere() -> None:
         call_with_large_stack(sys.exit, 3)
     with pytest.raises(KeyError):
         call_with_large_stack({}.__getitem__, "missing")
+
+
+def _python(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=300)
+
+
+def test_the_python_api_called_from_a_main_thread_reports_it() -> None:
+    """``spellc.eval_string`` and ``spell_eval`` called by a host program on its main thread: a model's
+    program recursing through a builtin used to kill the host with a segmentation fault."""
+    ran = _python("""
+        import spellc
+        try:
+            spellc.eval_string("(defn f [x] (vec (map f [x])))\\n(f 1)")
+        except spellc.SpellError as e:
+            print("eval_string:", e.message)
+        result = spellc.spell_eval("(do (defn g [x] (vec (filter g [x]))) (g 1))")
+        print("spell_eval:", result[spellc.keyword("err")])
+    """)
+    assert ran.returncode == 0, ran.stderr[-500:]  # not -11 (SIGSEGV)
+    assert ran.stdout.splitlines() == ["eval_string: Stack overflow", "spell_eval: Stack overflow"]
+
+
+def test_the_repl_reports_it_and_goes_on() -> None:
+    ran = subprocess.run([sys.executable, "-m", "spellc", "repl"], input="(defn f [x] (vec (map f [x])))\n(f 1)\n(+ 1 2)\n",
+                         capture_output=True, text=True, timeout=300)
+    assert ran.returncode == 0, ran.stderr[-500:]
+    assert ran.stdout.splitlines()[-1] == "3"
+    assert re.match(r"<repl>:1:\d+: Stack overflow", ran.stderr), ran.stderr[:300]
+
+
+def test_an_interrupted_caller_interrupts_the_evaluation() -> None:
+    """Ctrl-C reaches the thread waiting for the evaluation; the evaluation stops too, instead of
+    running on in the background of the host process."""
+    ran = _python("""
+        import os, signal, threading, time
+        import spellc
+        threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        t = time.monotonic()
+        try:
+            spellc.eval_string("(loop [i 0] (recur (inc i)))")
+        except KeyboardInterrupt:
+            print("interrupted after", round(time.monotonic() - t))
+        time.sleep(0.2)
+        print("evaluations left:", [th.name for th in threading.enumerate() if th.name == "spell-eval"])
+    """)
+    assert ran.returncode == 0, ran.stderr[-500:]
+    assert ran.stdout.splitlines() == ["interrupted after 1", "evaluations left: []"], ran.stdout
+
+
+def test_on_large_stack_runs_inline_on_one_and_hops_elsewhere() -> None:
+    assert not has_large_stack()
+    outer = threading.get_ident()
+    assert on_large_stack(threading.get_ident) != outer
+    inner = call_with_large_stack(lambda: (threading.get_ident(), has_large_stack(),
+                                           on_large_stack(threading.get_ident)))
+    assert inner[1] is True and inner[0] == inner[2]  # already on a large stack: no second thread
+
+
+def test_the_callers_context_variables_go_along() -> None:
+    seen: contextvars.ContextVar[str] = contextvars.ContextVar("seen", default="unset")
+    token = seen.set("caller's")
+    try:
+        assert on_large_stack(seen.get) == "caller's"
+    finally:
+        seen.reset(token)
