@@ -277,12 +277,35 @@ def fn_position(fn_form: Any) -> Optional[Position]:
     return span
 
 
+def unit_source(path: str, span: Optional[Position], run: int) -> str:
+    """The source name of a unit compiled from one form of file ``path`` in its ``run``-th load
+    (``path@line:col#run``): the compiler caches units by text and source name, so two identical
+    forms at different places, or two loads of one file, get units of their own (the Spell test
+    runner, ``spellc.testing.runner``). ``display_source`` gives ``path`` back."""
+    at = "" if span is None else "@%d:%d" % (span[0], span[1] + 1)
+    return "%s%s#%d" % (path, at, run)
+
+
+def display_source(source: str) -> str:
+    """The file a source name stands for: without the `` (via source)`` mark of code compiled from
+    its text, nor the ``@line:col#run`` that makes a unit's name its own (``unit_source``)."""
+    source = source.removesuffix(" (via source)")
+    head, hash_, run = source.rpartition("#")
+    if not (hash_ and run.isdigit()):
+        return source
+    path, at, place = head.rpartition("@")
+    line, colon, col = place.partition(":")
+    if at and colon and line.isdigit() and col.isdigit():
+        return path
+    return head
+
+
 def where(position: Optional[Position], source: Optional[str], default_source: str) -> str:
     if position is None:
         return ""
     if source is None or source.startswith("<spell"):  # code of eval'd data / fns built as data
         source = default_source
-    return "%s:%d:%d" % (source.removesuffix(" (via source)"), position[0], position[1] + 1)
+    return "%s:%d:%d" % (display_source(source), position[0], position[1] + 1)
 
 
 def frame_text(frame: CallSite, default_source: str) -> str:

@@ -105,12 +105,12 @@ class PreludeRun:
         close_env(self.D)
 
     def unit_name(self, form: Any) -> str:
-        """The source name ``form`` is compiled under (see the module docstring)."""
+        """The source name ``form`` is compiled under (see the module docstring); call paths show
+        only the path (``callpath.display_source``)."""
+        from spell_runtime.callpath import unit_source
         from spell_runtime.data.positions import span_of
 
-        span = span_of(form)
-        where = "" if span is None else "@%d:%d" % (span[0], span[1] + 1)
-        return "%s%s#%d" % (self.display_path, where, self.run_number)
+        return unit_source(self.display_path, span_of(form), self.run_number)
 
 
 def run_test(prelude: PreludeRun, test: TestDef) -> TestResult:

@@ -131,3 +131,31 @@ def test_spell_test_run_takes_an_installed_agent_by_name(tmp_path: Path) -> None
     by_name, bad_name = run_file(path)
     assert by_name.outcome == "error" and "Unknown agent: no-such-agent-xyz" in (by_name.error or "")
     assert bad_name.outcome == "error" and ":agent must be the name of an installed agent" in (bad_name.error or "")
+
+
+def test_a_call_path_names_the_file_not_the_units_it_was_compiled_as(tmp_path: Path) -> None:
+    """Each form of a test file is compiled as a unit of its own (``path@line:col#run``); a failure's
+    call path shows the file and the place, as ``spellc run`` does."""
+    path = tmp_path / "test_path.spl"
+    path.write_text("(defn inner [x] (/ x 0))\n(defn outer [x] (inner x))\n(deftest div (is (= 1 (outer 1))))\n",
+                    encoding="utf-8")
+    (result,) = run_file(path)
+    assert result.outcome == "error"
+    path_lines = [line.strip() for line in result.report.splitlines() if line.strip().startswith("in ")]
+    assert path_lines[:2] == ["in inner  %s:2:17" % path, "in outer  %s:3:23" % path], result.report
+
+
+@pytest.mark.parametrize(("source", "shown"), [
+    ("lib/test_a.spl@3:14#7", "lib/test_a.spl"),
+    ("lib/test_a.spl#2", "lib/test_a.spl"),
+    ("prog.spl (via source)", "prog.spl"),
+    ("prog.spl", "prog.spl"),
+    ("notes#draft.spl", "notes#draft.spl"),
+    ("a@b.spl#1", "a@b.spl"),
+])
+def test_display_source_drops_only_a_unit_key(source: str, shown: str) -> None:
+    from spell_runtime.callpath import display_source, unit_source
+
+    assert display_source(source) == shown
+    assert display_source(unit_source("dir/x.spl", (4, 0, 4, 9), 3)) == "dir/x.spl"
+    assert display_source(unit_source("dir/x.spl", None, 3)) == "dir/x.spl"
