@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from spell_runtime.core.jformat import hex_double, java_format, java_hash
+from spell_runtime.core.jformat import hex_double, java_format, java_hash, scan_spec
 from spell_runtime.core.strings import format_
 from spell_runtime.data.atoms import BigInt, Char, Float32, Keyword
 from spell_runtime.data.vector import vec
@@ -196,3 +197,28 @@ def test_the_builtin_checks_the_format_argument() -> None:
 def test_widths_count_utf16_units() -> None:
     assert fmt("%3s|", "\U0001F600") == " \U0001F600|"
     assert fmt("%.1s|", "\U0001F600x") == "\ud83d|"
+
+
+# The JDK's specifier pattern, which ``scan_spec`` reads by hand (it was compiled at the first ``format``).
+_JDK_SPEC = re.compile(r"%(\d+\$)?([-#+ 0,(<]*)?(\d+)?(\.\d+)?([tT])?([a-zA-Z%])")
+
+
+def _regex_parts(text: str) -> Any:
+    m = _JDK_SPEC.match(text, 0)
+    if m is None:
+        return None
+    return m.group(1), m.group(2) or "", m.group(3), m.group(4), m.group(5) is not None, m.group(6), m.end()
+
+
+@given(st.text(alphabet="%$.-#+ 0,(<12tTdsfxX\u0663\u00b2;", max_size=9))
+def test_the_specifier_scanner_reads_what_the_jdk_pattern_matches(rest: str) -> None:
+    text = "%" + rest
+    assert scan_spec(text, 0) == _regex_parts(text)
+
+
+@pytest.mark.parametrize("text", ["%1$s", "%0$d", "%05d", "%-+,(10.3f", "%<s", "%t", "%tH", "%5t", "%1.x", "%.f",
+                                  "%12", "%1$", "%00d", "%\u0663d", "%\u00b2d", "%%", "%.2f"])
+def test_the_specifier_scanner_on_its_edges(text: str) -> None:
+    assert scan_spec(text, 0) == _regex_parts(text)
+    assert scan_spec("ab" + text, 2) == (None if _regex_parts(text) is None else
+                                         (*_regex_parts(text)[:-1], _regex_parts(text)[-1] + 2))
