@@ -130,16 +130,17 @@ def test_an_interrupted_caller_interrupts_the_evaluation() -> None:
         import os, signal, threading, time
         import spellc
         threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
-        t = time.monotonic()
         try:
             spellc.eval_string("(loop [i 0] (recur (inc i)))")
         except KeyboardInterrupt:
-            print("interrupted after", round(time.monotonic() - t))
-        time.sleep(0.2)
+            print("interrupted")
+        left = time.monotonic() + 30
+        while time.monotonic() < left and any(th.name == "spell-eval" for th in threading.enumerate()):
+            time.sleep(0.05)
         print("evaluations left:", [th.name for th in threading.enumerate() if th.name == "spell-eval"])
     """)
     assert ran.returncode == 0, ran.stderr[-500:]
-    assert ran.stdout.splitlines() == ["interrupted after 1", "evaluations left: []"], ran.stdout
+    assert ran.stdout.splitlines() == ["interrupted", "evaluations left: []"], ran.stdout
 
 
 def test_on_large_stack_runs_inline_on_one_and_hops_elsewhere() -> None:
