@@ -64,9 +64,11 @@ def has_large_stack() -> bool:
 
 
 def call_with_large_stack(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """``fn(*args, **kwargs)`` on a daemon thread with a large stack; its value is returned and whatever
-    it raised (``SystemExit`` and ``KeyboardInterrupt`` included) is raised here. Daemon, so that an
-    interrupted caller (Ctrl-C reaches the waiting main thread) is not held by the evaluation."""
+    """``fn(*args, **kwargs)`` on a daemon thread with a large stack, in a copy of the caller's context;
+    its value is returned and whatever it raised (``SystemExit`` and ``KeyboardInterrupt`` included) is
+    raised here. An interrupted caller (Ctrl-C reaches the waiting main thread) interrupts the
+    evaluation and waits for it at most ``INTERRUPT_WAIT_SECONDS``; daemon, so that an evaluation
+    still blocked after that does not hold the process at exit."""
     outcome: list[Any] = []
     context = contextvars.copy_context()
     finished = threading.Event()
@@ -114,7 +116,7 @@ def _interrupt(worker: threading.Thread, finished: threading.Event) -> None:
 def on_large_stack(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """``fn(*args, **kwargs)`` on a large stack: right here when this thread has one, else through
     ``call_with_large_stack`` (see the module docstring)."""
-    if threading.current_thread() in _LARGE:
+    if has_large_stack():
         return fn(*args, **kwargs)
     return call_with_large_stack(fn, *args, **kwargs)
 
