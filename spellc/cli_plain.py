@@ -76,17 +76,14 @@ def loaded() -> None:
 
 def eval_expr(expr: str, eval_timeout: Optional[float] = None) -> None:
     """``spellc eval``: evaluate EXPR (one or more forms) and print the value of the last one."""
-    from spell_runtime.bigstack import call_with_large_stack
     from spell_runtime.errors import SpellError
     from spell_runtime.printer import pr_str
 
     from .api import eval_string
 
     loaded()
-    try:
-        # on a large stack, as the turn loop evaluates (``spell_runtime.bigstack``: deep recursion through
-        # a builtin ran the main thread's C stack out, a crash instead of ``Stack overflow``)
-        value = call_with_large_stack(eval_string, expr, "<eval>", eval_timeout_sec=eval_timeout)
+    try:  # on a large stack: ``eval_string`` moves there itself (``spell_runtime.bigstack.on_large_stack``)
+        value = eval_string(expr, "<eval>", eval_timeout_sec=eval_timeout)
     except SpellError as e:
         fail(spell_error_text(e, "<eval>"))
     echo_value(pr_str(value))
@@ -116,7 +113,6 @@ def checked_program(path: str) -> tuple[str, list[Any]]:
 
 def run_program(path: str, eval_timeout: Optional[float] = None, workspace: Optional[str] = None) -> None:
     """``spellc run FILE`` of a program that needs no model; on failure ``FILE:LINE:COL: message`` and the call path."""
-    from spell_runtime.bigstack import call_with_large_stack
     from spell_runtime.errors import SpellError
     from spell_runtime.gcpolicy import evaluation_gc
     from spell_runtime.printer import pr_str
@@ -128,8 +124,7 @@ def run_program(path: str, eval_timeout: Optional[float] = None, workspace: Opti
         text, forms = checked_program(path)  # read once: these forms are the ones evaluated
     name = "<stdin>" if path == "-" else path
     try:  # on a large stack, as ``eval_expr`` evaluates
-        value = call_with_large_stack(eval_forms, forms, text, name, eval_timeout_sec=eval_timeout,
-                                      workspace=workspace)
+        value = eval_forms(forms, text, name, eval_timeout_sec=eval_timeout, workspace=workspace)
     except SpellError as e:
         report = spell_error_text(e, name)
         if "!llm-self" in str(e) or "leaf-llm" in str(e):

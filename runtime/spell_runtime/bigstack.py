@@ -6,17 +6,17 @@ calls fit (``support.set_recursion_limit``). Python 3.11 keeps pure Python calls
 a recursion that goes through a builtin (``(defn f [x] (map f [x]))``: the body calls ``map``, which
 calls the body) takes C stack at every level, and the main thread's 8 MB ran out before the
 recursion limit was reached: the process died with a segmentation fault. The turn loop has always
-evaluated on a thread with ``STACK_BYTES`` of stack (``spellc.loop.run``); the command-line entry
-points (``spellc eval``/``run``, a built module run as a script) and the Spell test runner
-(``spellc test``, package tests) do the same through ``call_with_large_stack``. The stack is
-reserved address space: pages are used only as deep as the recursion goes.
+evaluated on a thread with ``STACK_BYTES`` of stack (``spellc.loop.run``); a built module run as a
+script does the same through ``call_with_large_stack``. The stack is reserved address space: pages
+are used only as deep as the recursion goes.
 
-The Python API (``spellc.eval_string``, ``eval_forms``, ``spell_eval``) and the REPL evaluate wherever
-they are called from, so they go through ``on_large_stack``: inline on a thread this module started
-(a command's, the turn loop's, a test runner's: nested evaluations cost nothing), else on a fresh
-large-stack thread, ~0.1 ms a call — the price of a host process that a program recursing through a
-builtin cannot crash. The caller's ``contextvars`` go along, and an interrupted caller (Ctrl-C
-reaching the waiting thread) interrupts the evaluation too rather than leaving it running.
+The Python API (``spellc.eval_string``, ``eval_forms``, ``spell_eval``) — which ``spellc eval``/``run``
+call — the REPL and the Spell test runner (``spellc test``, package tests) evaluate wherever they are
+called from, so they go through ``on_large_stack``: inline on a thread this module started (the turn
+loop's, an earlier hop's: nested evaluations cost nothing), else on a fresh large-stack thread,
+~0.1 ms a call — the price of a host process that a program recursing through a builtin cannot
+crash. The caller's ``contextvars`` go along, and an interrupted caller (Ctrl-C reaching the waiting
+thread) interrupts the evaluation too rather than leaving it running.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from spell_runtime.bigstack import call_with_large_stack
+from spell_runtime.bigstack import on_large_stack
 from spell_runtime.data import Symbol
 from spell_runtime.errors import ControlError, SpellError
 
@@ -80,7 +80,7 @@ class PreludeRun:
         for form in read_all(MACROS):
             run_form(self.D, form, "<spell-test>")
         self.error_form: Any = None
-        call_with_large_stack(self._evaluate, prelude)
+        on_large_stack(self._evaluate, prelude)
 
     def _evaluate(self, prelude: list[Any]) -> None:
         from ..compiler import run_form
@@ -119,7 +119,7 @@ def run_test(prelude: PreludeRun, test: TestDef) -> TestResult:
     The prelude and each body are evaluated on a thread with a large stack (``spell_runtime.bigstack``),
     as ``spellc run`` evaluates: on pytest's main thread, a test recursing through a builtin ran its C
     stack out and crashed the whole run instead of failing with ``Stack overflow``."""
-    return call_with_large_stack(_run_test, prelude, test)
+    return on_large_stack(_run_test, prelude, test)
 
 
 def _run_test(prelude: PreludeRun, test: TestDef) -> TestResult:
