@@ -55,11 +55,18 @@ def _constants(module: Any) -> dict[str, Any]:
     """The values of the module's imports, constants and ``_T`` table (all pure constructions)."""
     keep = []
     for stmt in module.body:  # every top-level simple statement; no def, no `if __name__` block runs here
-        if isinstance(stmt, cst.SimpleStatementLine) and _unit_assigned(stmt) is None:  # a unit needs the defs
+        if isinstance(stmt, cst.SimpleStatementLine) and _unit_assigned(stmt) is None \
+                and not _registers_bodies(stmt):  # a unit and the bodies' registration need the defs
             keep.append(module.code_for_node(stmt))
     namespace: dict[str, Any] = {}
     exec(compile("".join(keep), "<pretty constants>", "exec"), namespace)
     return namespace
+
+
+def _registers_bodies(stmt: Any) -> bool:
+    """Whether ``stmt`` is ``_watch_epoch((_fn1, _k7, ...), 0)`` (``spell_runtime.stale_bodies``)."""
+    call = stmt.body[0].value if len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr) else None
+    return isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == H.WATCH_EPOCH
 
 
 def _unit_assigned(stmt: Any) -> Optional[int]:
@@ -263,10 +270,11 @@ def _subscript_const(target: Any) -> Optional[str]:
 
 
 def _stale_form(fn: Any, values: dict[str, Any]) -> Any:
-    """The ``(fn …)`` form a compiled fn body recompiles from when stale: the guard's
-    ``_stale_here(_kM)`` (``_stale(_fnK, _kM, …)`` in code emitted before it)."""
+    """The ``(fn …)`` form of a compiled fn body: its handler's site ``_fn_failed_here(_kN)`` holds it
+    (elements, fn form, parameter symbols); in code emitted before, the epoch guard's
+    ``_stale_here(_kM)`` (``_stale(_fnK, _kM, …)`` earlier still)."""
     found: list[Any] = []
-    where = {"_stale_here": 0, "_stale": 1}  # the form's argument, by helper
+    where = {"_stale_here": 0, "_stale": 1, H.FN_FAILED_HERE: 0}  # the form's argument, by helper
 
     class Find(cst.CSTVisitor):
         def visit_Call(self, node: Any) -> None:
@@ -274,7 +282,10 @@ def _stale_form(fn: Any, values: dict[str, Any]) -> Any:
             if not found and at is not None and len(node.args) > at:
                 arg = node.args[at].value
                 if isinstance(arg, cst.Name):
-                    found.append(values.get(arg.value))
+                    value = values.get(arg.value)
+                    if node.func.value == H.FN_FAILED_HERE:
+                        value = value[1] if type(value) is tuple and len(value) == 3 else None
+                    found.append(value)
 
     fn.visit(Find())
     return found[0] if found else None

@@ -86,6 +86,8 @@ class H:
     RECUR_VALUE: Final = "_recur_value"
     STALE: Final = "_stale"
     STALE_HERE: Final = "_stale_here"
+    WATCH_EPOCH: Final = "_watch_epoch"  # issue 12: a built module registers its bodies (``stale_bodies``)
+    BINDS_BUILTINS: Final = "_binds_builtins"  # a built module's unit that binds a core builtin name
     SUBUNITS: Final = "_subunits"
     SUBUNITS_VALUE: Final = "_subunits_value"
     GET: Final = "_get"
@@ -200,15 +202,16 @@ def compiled_namespace() -> dict[str, Any]:
     from .errors import SpellError
     from .keyword_assoc import assoc_keywords
     from .library import load
-    from .units import DefFn, DefValue
+    from .stale_bodies import watch
+    from .units import BindsBuiltins, DefFn, DefValue
 
     load()
     ns: dict[str, Any] = {
         H.MISS: s.MISS, H.NOTHING: s.NOTHING, H.NO_ENTRY: NO_ENTRY, H.SPELL_FN: SpellFn, H.SPELL_MAP: SpellMap,
         H.SPELL_ERROR: SpellError, H.MAYBE_RECUR: frozenset({SpellMap, RecurMarker}), H.PVECTOR: PVector, H.EPOCH: EPOCH,
-        H.MOVED: MOVED,
+        H.MOVED: MOVED, H.WATCH_EPOCH: watch,
         H.MISS_LOOKUP: s.miss, H.GLOBAL: s.lookup, H.NS_PATH: s.ns_path, H.NS_STATIC: s.ns_static, H.REC: s.rec, H.DEFINE: s.define,
-        H.DEF_VALUE: DefValue, H.DEF_FN: DefFn,
+        H.DEF_VALUE: DefValue, H.DEF_FN: DefFn, H.BINDS_BUILTINS: BindsBuiltins,
         H.UNWIND: s.unwind, H.RESTORE: s.restore, H.PUBLISH: s.publish, H.DESTRUCTURE: destructure, H.LOOP_REBIND: s.loop_rebind,
         H.PRIVATE_REBIND: s.private_rebind,
         H.APPLY: s.apply_fn, H.IS_MACRO: s.check_macro, H.MACRO_CALL: s.macro_call, H.NOT_MACRO: s.not_macro,
@@ -247,9 +250,10 @@ def compiled_namespace() -> dict[str, Any]:
 
 LEGACY: Final = frozenset({"APPLY", "FN_FAIL", "MACRO_CALL", "MACRO_CALL_PUB", "MACRO_INTO", "STALE",
                            "RECUR_VALUE", "FN_FAILED", "SEQ_FAIL", "PRIV_FAIL", "LATE", "LATE_PUB", "CONV",
-                           "MACRO_PUB_HERE", "LATE_PUB_HERE", "MACRO_PUB"})
+                           "MACRO_PUB_HERE", "LATE_PUB_HERE", "MACRO_PUB", "STALE_HERE"})
 """``H`` members the emitter no longer writes but modules built by earlier versions of it call
-(``spellc build`` output imports this namespace): kept so that those modules still run."""
+(``spellc build`` output imports this namespace): kept so that those modules still run.
+``STALE_HERE`` is also what the stubs of stale bodies call (``stale_bodies``)."""
 
 
 def helper_names() -> frozenset[str]:

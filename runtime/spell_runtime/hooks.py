@@ -94,3 +94,12 @@ def read_strict(text: str, source_name: Any = None) -> Any:
     from spellc.reader import read_strict as read
 
     return read(text, source_name)
+
+
+def note_bound(names: tuple[Any, ...]) -> None:
+    """Tell the compiler that code binds core builtin names ``names`` (a built module's unit that
+    defines one, ``units.BindsBuiltins``): the binding epoch moves if one is new, as when the unit's
+    form was analyzed in this process, and bodies compiled from now on look the names up."""
+    from spellc.analyze.bound import note_bound as note
+
+    note(names)

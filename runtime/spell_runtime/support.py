@@ -416,10 +416,9 @@ def stale(code: Any, form: Any, D: dict[Any, Any], head: Any, args: tuple[Any, .
 
 
 def stale_here(form: Any) -> Any:
-    """``stale`` for the body whose epoch guard calls it: the body's first statement is
-    ``if _MOVED: return _stale_here(form)`` (``_EPOCH[0] != epoch`` after the epoch moved), so its frame still holds exactly its arguments
-    (``D``, the head, the parameters, in that order) and nothing else has run. Reading them from the
-    frame on this rare path keeps the guard to a few Python nodes in every compiled body (issue 12)."""
+    """``stale`` for a body sent stale when the epoch moved: its code is then a stub whose whole body
+    is ``return _stale_here(form)`` (``spell_runtime.stale_bodies``), so its frame holds exactly its
+    arguments (``D``, the head, the parameters, in that order) and nothing else has run."""
     frame = sys._getframe(1)
     code = frame.f_code
     values = frame.f_locals

@@ -65,4 +65,23 @@ class DefFn:
             raise conv(e, D, _NO_CALLS)  # noqa: B904 - chained as compiled handlers chain (implicitly)
 
 
-__all__ = ["DefValue", "DefFn"]
+class BindsBuiltins:
+    """A unit of a module ``spellc build`` wrote whose form binds core builtin names ``syms`` that
+    were still static when the module was built (``def inc`` somewhere in it): running it first
+    moves the binding epoch, as analysing that form does in a process that compiles it, so bodies
+    compiled on the assumption that the names are the builtins go stale (``stale_bodies``)."""
+
+    __slots__ = ("unit", "syms")
+
+    def __init__(self, unit: Callable[[dict[Any, Any], list[Any]], Any], syms: tuple[Any, ...]) -> None:
+        self.unit = unit
+        self.syms = syms
+
+    def __call__(self, D: dict[Any, Any], U: list[Any]) -> Any:
+        from .hooks import note_bound
+
+        note_bound(self.syms)
+        return self.unit(D, U)
+
+
+__all__ = ["BindsBuiltins", "DefValue", "DefFn"]

@@ -43,6 +43,7 @@ from spell_runtime.gcpolicy import evaluation_gc
 from spell_runtime.limits import is_limit_error, macro_level
 from spell_runtime.optimise import set_enabled, variant
 from spell_runtime.packnum import pack_numbers
+from spell_runtime.stale_bodies import watch
 
 from .. import state
 from ..analyze.analyzer import SourceIndex, analyze_form
@@ -106,6 +107,9 @@ def _exec_module(mod: ast.Module, emitter: Emitter, filename: str, via_source: b
     ns.update(emitter.consts)
     ns["_T"] = table
     exec(code, ns)
+    if emitter.guarded:  # bodies that go stale when the binding epoch moves (spell_runtime.stale_bodies)
+        for epoch in {g[3] for g in emitter.guarded}:
+            watch([x for name, form, _, at in emitter.guarded if at == epoch for x in (ns[name], form)], epoch)
     return ns
 
 
@@ -280,6 +284,7 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     units: list[ast.stmt] = []
     nodes: list[Any] = []
     for i, form in enumerate(forms):
+        static = set(state.BOUND)
         node, _ = analyze_form(form)
         nodes.append(node)
         if is_direct(node):  # a def of a constant or a fn: no unit function (compiler.direct)
@@ -287,6 +292,9 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
             units.append(emitter.direct_unit(node, "_unit%d" % i))
         else:
             units.append(emitter.unit_function(node, "_unit%d" % i))
+        bound = [sym for sym in state.BOUND if sym not in static]
+        if bound:  # analysing the form moved the epoch here: running it must move it there
+            units.append(emitter.binds_builtins("_unit%d" % i, sorted(bound, key=str)))
     quoted = quoted_forms(nodes)  # their spans are written (issue 12.1; spell_runtime.built_spans)
     firsts = first_body_forms(nodes, {id(form) for form in emitter.table.values()})
     fns = fn_forms(nodes) + firsts
@@ -301,7 +309,7 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     no_form = "_k%d" % len(emitter.consts)
     if emitter.places:  # the form of a place's entry in the position table (``Emitter.place_pos``)
         emitter.consts[no_form] = None
-    mod = ast.Module(body=[*emitter.functions, *units], type_ignores=[])
+    mod = ast.Module(body=[*emitter.functions, *emitter.watch_statement(), *units], type_ignores=[])
     seen: set[int] = set()
     const_refs: list[ast.Name] = []
     uses: Counter[str] = Counter()

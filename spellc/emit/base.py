@@ -140,6 +140,9 @@ class EmitterBase:
         self._n = 0
         self._nfn = 0
         self.functions: list[ast.stmt] = []
+        # The bodies in ``functions`` that refer to builtins directly: (function name, its fn form, the
+        # form's constant, binding epoch), registered by whoever runs the module (``spell_runtime.stale_bodies``).
+        self.guarded: list[tuple[str, Any, ast.expr, int]] = []
         # The binding epoch compiled bodies check against; a module written to disk (spellc build)
         # starts in a fresh process, where the epoch starts at 0.
         self.epoch_base: Optional[int] = None

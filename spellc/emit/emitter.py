@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from spell_runtime.abi import H, L
 
@@ -94,6 +95,21 @@ class Emitter(ScopeEmitter):
             self.marking = saved_marking
             self._n = saved_n
             self.blocks, self.indent, self.edepth, self.exit = saved_depths
+
+    def watch_statement(self) -> list[ast.stmt]:
+        """``_watch_epoch((_fn1, <its fn form>, ...), 0)`` for a module ``spellc build`` writes (epoch
+        0, ``epoch_base``): registers the bodies in ``guarded``, which go stale if the importing
+        process has bound a builtin they refer to (``spell_runtime.stale_bodies``); none if none."""
+        if not self.guarded:
+            return []
+        bodies = [x for name, _, const, _ in self.guarded for x in (P.name(name), const)]
+        return [P.expr_stmt(P.callname(H.WATCH_EPOCH, P.tuple_(bodies), P.const(0)))]
+
+    def binds_builtins(self, unit: str, syms: list[Any]) -> ast.stmt:
+        """``_unitN = _binds_builtins(_unitN, (syms...))`` for a module ``spellc build`` writes: the
+        unit's form binds core builtin names that were static when it was analyzed, so running it
+        must move the binding epoch (``spell_runtime.units.BindsBuiltins``)."""
+        return P.assign(unit, P.callname(H.BINDS_BUILTINS, P.name(unit), P.tuple_([self.const(s) for s in syms])))
 
     def emit_fn_module(self, fn_node: ir.Fn, fname: str = "_fnbody") -> ast.Module:
         """A module defining just the compiled body of one ``fn`` (for functions built from data)."""

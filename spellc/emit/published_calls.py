@@ -86,7 +86,7 @@ def dispatch_expr(em: Emitter, pub: Published, f: str, head_type: ast.expr, head
     if pub.second_fname is not None:
         gate = [P.is_(P.callname("type", a), P.name("int")) for a in arg_exprs
                 if pub.second_longs and not (isinstance(a, ast.Constant) and type(a.value) is int)]
-        # the epoch test of the body's guard (``ScopeEmitter._fn_body``): ``not _MOVED`` at epoch 0
+        # the body is compiled at ``pub.epoch`` (it goes stale when that moves: ``stale_bodies``): ``not _MOVED`` at epoch 0
         gate.append(P.not_(P.name(H.MOVED)) if pub.epoch == 0
                     else P.compare(P.subscript(P.name(H.EPOCH), P.const(0)), P.EQ, P.const(pub.epoch)))
         direct = P.ifexp(P.and_(*gate), P.callname(pub.second_fname, P.name("D"), head_sym, *arg_exprs), direct)

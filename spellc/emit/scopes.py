@@ -692,12 +692,9 @@ class ScopeEmitter(TypedEmitter):
             pre.append(P.assign(ci, P.const(0)))  # before the parameter bindings, which can fail
         handler = [self._fn_handler(body, bool(private))]
         if info.static_refs:
-            # ``_stale_here`` reads the body's arguments from its frame: the guard is the first statement.
-            # At epoch 0 it is ``if _MOVED:`` (``spell_runtime.epoch.MOVED``: the same test, shorter).
-            moved = (P.name(H.MOVED) if epoch == 0
-                     else P.compare(P.subscript(P.name(H.EPOCH), P.const(0)), P.NOT_EQ, P.const(epoch)))
-            guard = P.if_(moved, [P.ret(P.callname(H.STALE_HERE, self.const(body.form)))])
-            pre.insert(0, guard)
+            # Refers to builtins directly: whoever runs the module registers the body with its fn form,
+            # and it goes stale when the epoch moves, with no test in the body (``spell_runtime.stale_bodies``).
+            self.guarded.append((fname, body.form, self.const(body.form), epoch))
         fn = P.fndef(fname, ["D", "_H", *params], pre + [P.try_(main, None, handler, fin)])
         self.functions.append(fn)
         if second is not None:

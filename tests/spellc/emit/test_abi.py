@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from spell_runtime import stale_bodies
 from spell_runtime.abi import LEGACY, H, compiled_namespace, helper_names
 
 import spellc
@@ -78,3 +79,7 @@ def test_every_declared_helper_is_written_by_the_emitter() -> None:
     written = set(re.findall(r"\bH\.([A-Z_0-9]+)\b", source))
     assert [k for k in declared if k not in written and k not in LEGACY] == []
     assert [k for k in LEGACY if k in written or k not in declared] == []
+
+
+def test_the_stubs_of_stale_bodies_call_the_helper_by_its_name_in_compiled_modules() -> None:
+    assert stale_bodies.STALE_HERE == H.STALE_HERE
