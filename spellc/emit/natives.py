@@ -232,36 +232,33 @@ class NativeEmitter(ValueEmitter):
     def _keyword_read(self, test: list[ast.expr], m: ast.expr, kw: ast.expr, default: Optional[ast.expr],
                       slow: ast.expr) -> ast.expr:
         """A ``SpellMap`` read by a literal keyword key, inline (issue 13.3), when ``test`` (the
-        operands' evaluation and ``type(m) is _SpellMap``) holds and the map holds a dict (small,
-        or built whole: ``data.hashmap``); ``slow`` (the library's ``get``) otherwise::
+        operands' evaluation and ``type(m) is _SpellMap``) holds; ``slow`` (the library's ``get``)
+        otherwise::
 
-            _d.get(k, _NO_ENTRY)[1] if test and (_d := m._d) else slow
-            (_e[1] if (_e := _d.get(k)) is not None else default) if test and (_d := m._d) else slow
+            m._r.get(k, _NO_ENTRY)[1] if test else slow
+            (_e[1] if (_e := m._r.get(k)) is not None else default) if test else slow
 
         the second with a ``default`` (``(:k m default)``, a name or constant read: already evaluated).
-        ``_d`` is None in the HAMT tier and an empty dict for an empty map: both take ``slow``.
 
         Exactly ``SpellMap.get`` inlined: a keyword is one of the raw key types, so it is its own
-        dict key, and a map's dict maps it to its (key, value) entry; ``_NO_ENTRY`` is
-        ``(None, None)``, so an absent key reads nil. A map in the HAMT tier (``_d`` is None) and
-        every other value take ``slow``, which is what the unoptimised code calls. The read calls
-        nothing and cannot fail. Short on purpose: it is written at every such site (built size,
-        issue 12)."""
-        d = self.tmp("_d")
-        has_dict = P.walrus(d, P.attr(m, "_d"))
+        key, and a map's entry reader ``_r`` (its dict, or its HAMT tier's ``TierReader``:
+        ``data.hashmap``) maps it to its (key, value) entry; ``_NO_ENTRY`` is ``(None, None)``,
+        so an absent key reads nil. The read calls nothing that can fail (a dict's or the HAMT's
+        ``get`` of a keyword). Short on purpose: it is written at every such site (cold compile
+        and built size, issue 12)."""
         guard = P.bitand(*test)
+        reader = P.attr(P.attr(m, "_r"), "get")
         if default is None:
-            return P.ifexp(P.and_(guard, has_dict),
-                           P.subscript(P.call(P.attr(P.name(d), "get"), kw, P.name(H.NO_ENTRY)), P.const(1)), slow)
+            return P.ifexp(guard, P.subscript(P.call(reader, kw, P.name(H.NO_ENTRY)), P.const(1)), slow)
         e = self.tmp("_e")
-        found = P.is_not(P.walrus(e, P.call(P.attr(P.name(d), "get"), kw)), P.const(None))
-        return P.ifexp(P.and_(guard, has_dict), P.ifexp(found, P.subscript(P.name(e), P.const(1)), default), slow)
+        found = P.is_not(P.walrus(e, P.call(reader, kw)), P.const(None))
+        return P.ifexp(guard, P.ifexp(found, P.subscript(P.name(e), P.const(1)), default), slow)
 
     def keyword_lookup(self, m: ast.expr, kw: ast.expr, default: list[ast.expr]) -> ast.expr:
         """``(:k m)`` / ``(:k m default)`` with a literal keyword head (issue 13.3), on evaluated
-        operands: a ``SpellMap`` (exact type) holding a dict is read inline (``_keyword_read``);
-        anything else — nil, sets, vectors, sorted maps and records, strings, other values, maps in
-        the HAMT tier — calls ``_get`` exactly as the unoptimised code does.
+        operands: a ``SpellMap`` (exact type) is read inline (``_keyword_read``), whatever its tier;
+        anything else — nil, sets, vectors, sorted maps and records, strings, other values — calls
+        ``_get`` exactly as the unoptimised code does.
 
         Legality: the keyword's call is ``data.lookup.get(m, k, default)`` (``_lookup_self``, which
         is what ``_get`` is), whose first case for ``type(m) is SpellMap`` is the read inlined here,

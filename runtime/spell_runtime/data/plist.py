@@ -152,9 +152,20 @@ def plist(items: Iterable[Any], is_seq: bool = False) -> PList:
     seq = items if isinstance(items, (list, tuple)) else list(items)
     result = EMPTY
     n = 0
+    # Each cell filled in place: ``PList(item, ...)`` is a call of ``__init__`` per cell, most of the
+    # cost of a short list (the reader builds one per list form: issue 12's cold compile).
+    new = PList.__new__
     for item in reversed(seq):
         n += 1
-        result = PList(item, result, n, is_seq)
+        cell = new(PList)
+        cell.first = item
+        cell.rest = result
+        cell.count = n
+        cell.is_seq = is_seq
+        cell.span = None
+        cell.child_spans = None
+        cell._src = None
+        result = cell
     return result
 
 

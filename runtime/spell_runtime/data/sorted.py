@@ -52,6 +52,7 @@ def natural_compare() -> Comparator:
 
 def _copy_storage(dst: SpellMap, src: SpellMap) -> None:
     dst._d = src._d
+    dst._r = src._r
     dst._h = src._h
     dst._ord = src._ord
     dst._n = src._n

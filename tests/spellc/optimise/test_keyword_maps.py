@@ -53,10 +53,10 @@ def source(text: str) -> str:
 def test_the_shapes_are_written_only_with_the_switch_on() -> None:
     kw = "(fn [m] [(:b m) (:b m 0) (assoc m :a 1 :b 2)])"
     on = source(kw)
-    assert "_NO_ENTRY" in on and "._d" in on and "_assoc_keywords(" in on
+    assert "_NO_ENTRY" in on and "._r.get(" in on and "_assoc_keywords(" in on
     with optimisations(False):
         off = source(kw)
-    assert "_NO_ENTRY" not in off and "._d" not in off and "_assoc_keywords" not in off
+    assert "_NO_ENTRY" not in off and "._r" not in off and "_assoc_keywords" not in off
     # one pair is the native assoc operator; a non-keyword key or an odd count is the builtin
     for text in ["(fn [m] (assoc m :a 1))", "(fn [m k] (assoc m :a 1 k 2))", "(fn [m] (assoc m :a 1 \"b\" 2))",
                  "(fn [m] (assoc m :a 1 :b))"]:
