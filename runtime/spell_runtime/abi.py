@@ -81,6 +81,7 @@ class H:
     MACRO_INTO: Final = "_macro_into"
     CALLEE: Final = "_callee"  # issue 12: applier + the macro test (None for a macro)
     CALLEE_GLOBAL: Final = "_callee_g"  # the same for a global head read with ``D.get``
+    CALLEE_ONCE: Final = "_callee_once"  # the whole callee choice at a global head's site that runs once
     MAKE_RECUR: Final = "_make_recur"
     RECUR_OF: Final = "_recur_of"
     RECUR_VALUE: Final = "_recur_value"
@@ -216,7 +217,7 @@ def compiled_namespace() -> dict[str, Any]:
         H.PRIVATE_REBIND: s.private_rebind,
         H.APPLY: s.apply_fn, H.IS_MACRO: s.check_macro, H.MACRO_CALL: s.macro_call, H.NOT_MACRO: s.not_macro,
         H.APPLIER: s.applier, H.MACRO_INTO: s.macro_into, H.CALLEE: s.callee,
-        H.CALLEE_GLOBAL: s.callee_global, H.MAKE_RECUR: s.make_recur,
+        H.CALLEE_GLOBAL: s.callee_global, H.CALLEE_ONCE: s.callee_once, H.MAKE_RECUR: s.make_recur,
         H.RECUR_OF: s.recur_of,        H.RECUR_VALUE: s.recur_value, H.STALE: s.stale, H.STALE_HERE: s.stale_here, H.SUBUNITS: s.subunits, H.SUBUNITS_VALUE: s.subunits_value, H.GET: get, H.IS: operator.is_,
         H.SPELL_EQ: spell_eq,
         H.THROW: s.throw, H.THROW_NOW: s.throw_now, H.FAIL: s.fail, H.FAIL_NOW: s.fail_now,

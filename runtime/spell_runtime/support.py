@@ -329,6 +329,16 @@ def callee_global(D: dict[Any, Any], f: Any, form: PList) -> Optional[Callable[.
     return apply
 
 
+def callee_once(D: dict[Any, Any], f: Any, form: PList, n: int) -> Optional[Callable[..., Any]]:
+    """The whole callee choice of a call site with a global head (read as ``D.get(sym)``) in code that
+    runs once per evaluation, a unit's code outside loops (issue 12: one helper call where a site that
+    may run often keeps the choice's common case inline): ``f.code`` for a Spell function of the
+    call's arity ``n``, else ``callee_global``'s answer (None for a user macro)."""
+    if type(f) is SpellFn and f.arity == n:
+        return f.code
+    return callee_global(D, f, form)
+
+
 def macro_into(D: dict[Any, Any], m: SpellMap, form: PList, undo: list[Any], mark: Optional[list[Any]] = None) -> Any:
     """Expand a user macro call and evaluate the expansion (language.md §10.2): its value, with
     the expansion's escaping defs appended to the call site scope's undo list ``undo`` in place

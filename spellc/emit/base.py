@@ -174,6 +174,9 @@ class EmitterBase:
         # How many Python loops enclose the code being emitted (``loop``, ``for``, inlined sequence
         # functions): a global read there keeps its inline shape (``ValueEmitter.e_Global``).
         self.loops = 0
+        # Whether the call site being emitted runs once per evaluation (a unit's code outside loops):
+        # set by ``CallEmitter.e_Call`` for its callee choice.
+        self.run_once = False
         # Issue 13: the function body being emitted publishes its parameters only around calls
         # (``published_calls``); private locals of a proven type and loop vectors kept as lists (``typed``).
         self.published: Optional[Published] = None

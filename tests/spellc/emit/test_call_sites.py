@@ -37,6 +37,12 @@ CASES = [
     ("(def h 3) (defn g [x] (h x)) (try (g 4) (catch e :not-a-fn))", ":not-a-fn"),
     # a recur request handed back as a value
     ("(defn r [n] (if (> n 0) (recur (dec n)) :done)) (defn g [] (r 3)) (g)", ":done"),
+    # the same cases at a site in a unit's code outside loops, whose callee is chosen by one helper
+    # call (``support.callee_once``): a fn of another arity, a non-fn head, an unbound head, nil
+    ("(defn f [a b] a) (f 1)", "error: Wrong number of args: expected 2, got 1"),
+    ("(def h {:a 1}) (h :a)", "1"),
+    ("(try (no-such-fn 1) (catch e (:message e)))", '"Unbound symbol: no-such-fn"'),
+    ("(def h nil) (try (h 1) (catch e :not-a-fn))", ":not-a-fn"),
 ]
 
 
@@ -46,6 +52,9 @@ def test_rare_paths_of_a_call_site(src: str, expected: str) -> None:
 
 
 def test_a_call_site_evaluates_its_arguments_once_and_needs_no_temporaries() -> None:
+    # the callee is chosen before the arguments are evaluated: in a fn body inline, with ``_callee_g``
+    # for these global heads' rare cases; in a unit's code outside loops, by ``_callee_once`` alone
+    src = python_source(read_all("(fn [] (g (h 1) (k 2)))")[0])
+    assert "_callee_g(D, " in src and ".arity == 2" in src and "_a" not in src
     src = python_source(read_all("(g (h 1) (k 2))")[0])
-    # the callee is chosen (``_callee_g`` for these global heads) before the arguments are evaluated
-    assert "_callee_g(D, " in src and "_a" not in src
+    assert src.count("_callee_once(D, ") == 3 and "_callee_g" not in src and "_a" not in src
