@@ -126,7 +126,7 @@ def _param_values(values: dict[str, Any], n: int) -> tuple[Any, ...]:
     return tuple(values[PARAM_LOCAL % i] for i in range(n))
 
 
-def macro_here(m: SpellMap, form: PList, undo: list[Any], mark: Optional[list[Any]] = None) -> Any:
+def macro_here(m: Optional[SpellMap], form: PList, undo: list[Any], mark: Optional[list[Any]] = None) -> Any:
     """``support.macro_into`` with ``D`` read from the calling frame: a call site's macro branch is
     rare, so the frame is read there rather than ``D`` written at every site."""
     return macro_into(sys._getframe(1).f_locals[ENV], m, form, undo, mark)
@@ -220,7 +220,7 @@ def _with_undo(frame: FrameType, undo: str, evaluate: Callable[[Any, list[Any]],
         _stored(frame, undo, made)
 
 
-def macro_named(m: SpellMap, form: PList, undo: str, mark: Optional[list[Any]] = None) -> Any:
+def macro_named(m: Optional[SpellMap], form: PList, undo: str, mark: Optional[list[Any]] = None) -> Any:
     """``macro_here`` given the name of the caller's undo local instead of its list: the site passes a
     string constant where it made the list itself (``_with_undo``)."""
     return _with_undo(sys._getframe(1), undo, lambda D, undo_list: macro_into(D, m, form, undo_list, mark))

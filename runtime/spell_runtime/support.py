@@ -329,23 +329,31 @@ def callee_global(D: dict[Any, Any], f: Any, form: PList) -> Optional[Callable[.
     return apply
 
 
-def callee_once(D: dict[Any, Any], f: Any, form: PList, n: int) -> Optional[Callable[..., Any]]:
-    """The whole callee choice of a call site with a global head (read as ``D.get(sym)``) in code that
-    runs once per evaluation, a unit's code outside loops (issue 12: one helper call where a site that
-    may run often keeps the choice's common case inline): ``f.code`` for a Spell function of the
-    call's arity ``n``, else ``callee_global``'s answer (None for a user macro)."""
+def callee_once(D: dict[Any, Any], form: PList, n: int) -> Optional[Callable[..., Any]]:
+    """The whole callee choice of a call site with a global head in code that runs once per
+    evaluation, a unit's code outside loops (issue 12: one helper call where a site that may run
+    often keeps the choice's common case inline): the head symbol's value ``f`` read as such a site
+    reads it (``D.get``), then ``f.code`` for a Spell function of the call's arity ``n``, else
+    ``callee_global``'s answer (None for a user macro, which the site's macro branch reads again:
+    ``macro_into`` given None)."""
+    f = D.get(form.first)
     if type(f) is SpellFn and f.arity == n:
         return f.code
     return callee_global(D, f, form)
 
 
-def macro_into(D: dict[Any, Any], m: SpellMap, form: PList, undo: list[Any], mark: Optional[list[Any]] = None) -> Any:
+def macro_into(D: dict[Any, Any], m: Optional[SpellMap], form: PList, undo: list[Any],
+               mark: Optional[list[Any]] = None) -> Any:
     """Expand a user macro call and evaluate the expansion (language.md §10.2): its value, with
     the expansion's escaping defs appended to the call site scope's undo list ``undo`` in place
     (one helper call, no result tuple for the call site to take apart). ``mark``: the calling
-    activation's flag, marked when the expansion bound a core name there (``spellc.emit.late``)."""
+    activation's flag, marked when the expansion bound a core name there (``spellc.emit.late``).
+    ``m`` None: the macro is the value of the form's head symbol in ``D`` (a site whose callee choice
+    read it, ``callee_once``; nothing ran since)."""
     from .hooks import eval_expansion, expand_user_macro
 
+    if m is None:
+        m = D.get(form.first)
     expansion = expand_user_macro(D, m, form, str(form.first))
     value, more = eval_expansion(D, expansion)
     if more:

@@ -37,7 +37,8 @@ class CallEmitter(FastPathEmitter):
     def e_KeywordCall(self, node: ir.KeywordCall, scope: Scope, info: FnInfo) -> Result:
         stmts, exprs = self.exprs_in_order(node.args, scope, info)
         with P.at(self.call_pos(node.form, node.pos)):
-            if node.inline:  # issue 13.3: the map read inline (natives.keyword_lookup)
+            # issue 13.3: the map read inline (natives.keyword_lookup), where it may run often (see e_NativeOp)
+            if node.inline and (info.is_fn or self.loops):
                 return Result(stmts, self.keyword_lookup(exprs[0], self.const(node.kw), exprs[1:]))
             e = P.callname(H.GET, exprs[0], self.const(node.kw), *exprs[1:])
         return Result(stmts, e)
@@ -126,7 +127,7 @@ class CallEmitter(FastPathEmitter):
             c = self.tmp("_c")
             callee = P.walrus(c, self._macro_callee(node, head_type, f, len(args), form_c))
             call = P.call(P.name(c), P.name("D"), head_form, *[a.expr for a in args])
-            return Result([], P.ifexp(callee, call, self._macro_into(f, form_c, scope)))
+            return Result([], P.ifexp(callee, call, self._macro_into(self._head_local(node, f), form_c, scope)))
         return Result([], P.call(self._callee(head_type, f, len(args), form_c), P.name("D"), head_form,
                                  *[a.expr for a in args]))
 
@@ -137,13 +138,18 @@ class CallEmitter(FastPathEmitter):
             return self._callee(head_type, f, n, form_c, P.callname(H.CALLEE, P.name("D"), P.name(f), form_c))
         with P.at(node.head.pos), P.at(self.fail_pos(node.form.first)):
             if self.run_once:
-                # A unit's code outside loops runs once per evaluation: the whole choice is one helper
-                # call (``support.callee_once``), 14 nodes fewer than the inline common case, as a
-                # global read there is ``_global(D, k)`` (``ValueEmitter.e_Global``; issue 12).
-                assert isinstance(head_type, ast.Call)
-                return P.callname(H.CALLEE_ONCE, P.name("D"), head_type.args[0], form_c, P.const(n))
+                # A unit's code outside loops runs once per evaluation: the whole choice, the head's
+                # read included, is one helper call (``support.callee_once``), 20 nodes fewer than the
+                # inline common case, as a global read there is ``_global(D, k)`` (``ValueEmitter.e_Global``;
+                # issue 12). The macro branch reads the head again (``_head_local``).
+                return P.callname(H.CALLEE_ONCE, P.name("D"), form_c, P.const(n))
             slow = P.callname(H.CALLEE_GLOBAL, P.name("D"), P.name(f), form_c)
         return self._callee(head_type, f, n, form_c, slow)
+
+    def _head_local(self, node: ir.Call, f: str) -> Optional[str]:
+        """The local holding the head's value for the macro branch, or None where the callee choice
+        read the head itself (``_macro_callee``'s run-once case) and the branch reads it again."""
+        return None if self.run_once and self._global_head(node) else f
 
     def _callee(self, head_type: ast.expr, f: str, n: int, form_c: ast.expr,
                 slow: Optional[ast.expr] = None) -> ast.expr:
@@ -154,15 +160,16 @@ class CallEmitter(FastPathEmitter):
                               P.compare(P.attr(P.name(f), "arity"), P.EQ, P.const(n))),
                        P.attr(P.name(f), "code"), slow)
 
-    def _macro_into(self, f: str, form_c: ast.expr, scope: Scope) -> ast.expr:
+    def _macro_into(self, f: Optional[str], form_c: ast.expr, scope: Scope) -> ast.expr:
         """The macro branch: ``_macro_named(f, form, "_u3")`` (``support.macro_into`` with ``D`` read from the
         frame on this rare path, issue 12), which makes the scope's undo list on first use and stores it
         in the frame's local of that name itself; a unit's ``_U``, always a list, is passed as it is
-        (``_macro_here``)."""
+        (``_macro_here``). With no local ``f``, None: the macro is the value of the form's head symbol."""
         scope.used = True  # the undo local exists (an outlined piece gets it and hands it back)
+        m = P.const(None) if f is None else P.name(f)
         if scope.always_list:
-            return P.callname(H.MACRO_HERE, P.name(f), form_c, P.name(scope.undo), *late.mark_args(self))
-        return P.callname(H.MACRO_NAMED, P.name(f), form_c, P.const(scope.undo), *late.mark_args(self))
+            return P.callname(H.MACRO_HERE, m, form_c, P.name(scope.undo), *late.mark_args(self))
+        return P.callname(H.MACRO_NAMED, m, form_c, P.const(scope.undo), *late.mark_args(self))
 
     def _published_call_expr(self, node: ir.Call, head: Result, args: list[Result], scope: Scope,
                              stale: list[bool]) -> Result:
@@ -255,5 +262,5 @@ class CallEmitter(FastPathEmitter):
             body.append(P.assign(an, a.expr))
             arg_names.append(P.name(an))
         body.append(P.assign(r, P.call(P.name(c), P.name("D"), self.const(node.form.first), *arg_names)))
-        macro = [P.assign(r, self._macro_into(f, form_c, scope))]
+        macro = [P.assign(r, self._macro_into(self._head_local(node, f), form_c, scope))]
         return Result(head.stmts + [P.if_(P.walrus(c, callee), body, macro)], P.name(r))

@@ -38,10 +38,14 @@ SNIPPETS = [
     "(try (f) (catch e (:message e)))", "(throw \"x\")", "(def)",
     # calls: user fn (maybe a macro), fn literal head, keyword, builtin, env builtin
     "(f 1 2)", "(f (let [a 1] a) 2)", "((fn [x] x) 1)", "(:k m)", "(str 1 2)", "(map inc [1])",
-    # native operators
+    # native operators: in a unit's code outside loops (run once: the library function), and in a fn
+    # body, where each keeps its common case inline
     "(+ 1 x)", "(< x 1.5)", "(= x :a)", "(= x y)", "(inc x)", "(dec 2.0)", "(zero? x)", "(nil? x)",
     "(true? 1)", "(not x)", "(count x)", "(first x)", "(nth x 1)", "(get m :k)", "(assoc m :k 1)",
     "(conj v 1)",
+    "(fn [x] (+ 1 x))", "(fn [x] (< x 1.5))", "(fn [x y] (= x y))", "(fn [x] (inc x))", "(fn [x] (zero? x))",
+    "(fn [x] (count x))", "(fn [x] (first x))", "(fn [x] (nth x 1))", "(fn [m] (get m :k))", "(fn [m] (:k m))",
+    "(fn [m] (:k m 0))", "(fn [m] (assoc m :k 1))", "(fn [v] (conj v 1))", "(fn [] (g 1 2))",
 ]
 
 
