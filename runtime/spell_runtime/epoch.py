@@ -15,9 +15,11 @@ from collections.abc import Callable
 EPOCH: list[int] = [0]
 
 MOVED: list[int] = []
-"""Empty while ``EPOCH`` is 0, ``[1]`` once it has moved: the guard of a body compiled at epoch 0 is
-``if _MOVED:`` — two ``ast`` nodes and one load fewer than ``if _EPOCH[0]:`` in every compiled body
-(issue 12: cold compile is paid per node). Only ``bump`` moves the epoch, so the two agree."""
+"""Empty while ``EPOCH`` is 0, ``[1]`` once it has moved: the call site that enters a closed body's
+second body (``spellc.emit.published_calls``) tests ``not _MOVED`` when the body was compiled at
+epoch 0 — two ``ast`` nodes and one load fewer than ``_EPOCH[0] == 0`` (issue 12: cold compile is
+paid per node). Only ``bump`` moves the epoch, so the two agree. (Bodies themselves test nothing:
+``stale_bodies``.)"""
 
 
 ON_BUMP: list[Callable[[], None]] = []

@@ -66,9 +66,8 @@ def emitted(src: str) -> str:
         finally:
             state.BOUND.clear()
             state.BOUND.update(saved)
-    # at epoch 0 the guard is the truth test `if _MOVED:` (spell_runtime.epoch: the same test, shorter)
-    text = re.sub(r"_MOVED:|_EPOCH\[0\] != \d+:", "_EPOCH[0] != EPOCH:", text)
-    # the entry into a second body over longs tests the epoch too (issue 13.1, published_calls)
+    # the entry into a second body over longs tests the epoch (issue 13.1, published_calls); at epoch 0
+    # as `not _MOVED` (spell_runtime.epoch: the same test, shorter)
     return re.sub(r"not _MOVED|_EPOCH\[0\] == \d+", "_EPOCH[0] == EPOCH", text)
 
 
