@@ -131,7 +131,10 @@ def test_a_built_module_goes_stale_like_in_memory_code_and_when_imported_after_a
 
     built = tmp_path / "stale_built.py"
     built.write_text(build_module(read_all(PROGRAM), "stale.spl"), encoding="utf-8")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    # The checkout first: pytest's own path holds tests/, whose ``spellc`` folder a script run from
+    # another directory would otherwise import as the package.
+    repo = Path(spellc.__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(repo), str(repo / "runtime"), *sys.path]))
     out = subprocess.run([sys.executable, str(built)], capture_output=True, text=True, env=env, check=False)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[4 12 25]"
