@@ -108,8 +108,8 @@ def _exec_module(mod: ast.Module, emitter: Emitter, filename: str, via_source: b
     ns["_T"] = table
     exec(code, ns)
     if emitter.guarded:  # bodies that go stale when the binding epoch moves (spell_runtime.stale_bodies)
-        for epoch in {g[3] for g in emitter.guarded}:
-            watch([x for name, form, _, at in emitter.guarded if at == epoch for x in (ns[name], form)], epoch)
+        for epoch in {at for _, _, at in emitter.guarded}:
+            watch([x for name, const, at in emitter.guarded if at == epoch for x in (ns[name], ns[const.id])], epoch)
     return ns
 
 

@@ -140,9 +140,9 @@ class EmitterBase:
         self._n = 0
         self._nfn = 0
         self.functions: list[ast.stmt] = []
-        # The bodies in ``functions`` that refer to builtins directly: (function name, its fn form, the
-        # form's constant, binding epoch), registered by whoever runs the module (``spell_runtime.stale_bodies``).
-        self.guarded: list[tuple[str, Any, ast.expr, int]] = []
+        # The bodies in ``functions`` that refer to builtins directly: (function name, its fn form's
+        # constant, binding epoch), registered by whoever runs the module (``spell_runtime.stale_bodies``).
+        self.guarded: list[tuple[str, ast.Name, int]] = []
         # The binding epoch compiled bodies check against; a module written to disk (spellc build)
         # starts in a fresh process, where the epoch starts at 0.
         self.epoch_base: Optional[int] = None
@@ -174,8 +174,7 @@ class EmitterBase:
         # How many Python loops enclose the code being emitted (``loop``, ``for``, inlined sequence
         # functions): a global read there keeps its inline shape (``ValueEmitter.e_Global``).
         self.loops = 0
-        # Whether the call site being emitted runs once per evaluation (a unit's code outside loops):
-        # set by ``CallEmitter.e_Call`` for its callee choice.
+        # ``runs_once`` at the call site being emitted: set by ``CallEmitter.e_Call`` for its callee choice.
         self.run_once = False
         # Issue 13: the function body being emitted publishes its parameters only around calls
         # (``published_calls``); private locals of a proven type and loop vectors kept as lists (``typed``).
@@ -224,6 +223,13 @@ class EmitterBase:
             return intern("_fn%d" % self._nfn)
         self._n += 1
         return intern(f"{prefix}{self._n}")  # an f-string: ~1,000 names per module, and ``%`` cost twice as much
+
+    def runs_once(self, info: FnInfo) -> bool:
+        """Whether the code being emitted runs once per evaluation: a unit's code outside loops. There
+        global reads, global call sites' callee choices, native operators and keyword reads are one
+        helper call each rather than the inline fast paths of code that may run often (issue 12:
+        cold compile is paid per node)."""
+        return not info.is_fn and not self.loops
 
     def const(self, value: Any) -> ast.expr:
         """An expression for ``value``: a literal when Python's literal has the same type, else a named constant."""

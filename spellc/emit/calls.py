@@ -37,8 +37,8 @@ class CallEmitter(FastPathEmitter):
     def e_KeywordCall(self, node: ir.KeywordCall, scope: Scope, info: FnInfo) -> Result:
         stmts, exprs = self.exprs_in_order(node.args, scope, info)
         with P.at(self.call_pos(node.form, node.pos)):
-            # issue 13.3: the map read inline (natives.keyword_lookup), where it may run often (see e_NativeOp)
-            if node.inline and (info.is_fn or self.loops):
+            # issue 13.3: the map read inline (natives.keyword_lookup), where it may run often
+            if node.inline and not self.runs_once(info):
                 return Result(stmts, self.keyword_lookup(exprs[0], self.const(node.kw), exprs[1:]))
             e = P.callname(H.GET, exprs[0], self.const(node.kw), *exprs[1:])
         return Result(stmts, e)
@@ -78,7 +78,7 @@ class CallEmitter(FastPathEmitter):
             args, stale = self.emit_in_order(node.args, scope, info)
         pos = self.call_pos(node.form, node.pos)
         # read by ``_macro_callee`` below, after the arguments (and the calls among them) are emitted
-        self.run_once = not info.is_fn and not self.loops
+        self.run_once = self.runs_once(info)
         with P.at(pos):
             return self._call_expr(node, head, args, scope, pos, stale)
 

@@ -102,7 +102,7 @@ class Emitter(ScopeEmitter):
         process has bound a builtin they refer to (``spell_runtime.stale_bodies``); none if none."""
         if not self.guarded:
             return []
-        bodies = [x for name, _, const, _ in self.guarded for x in (P.name(name), const)]
+        bodies = [x for name, const, _ in self.guarded for x in (P.name(name), const)]
         return [P.expr_stmt(P.callname(H.WATCH_EPOCH, P.tuple_(bodies), P.const(0)))]
 
     def binds_builtins(self, unit: str, syms: list[Any]) -> ast.stmt:

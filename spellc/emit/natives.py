@@ -34,7 +34,7 @@ class NativeEmitter(ValueEmitter):
         info.static_refs = True
         stmts, exprs = self.exprs_in_order(node.args, scope, info)
         with P.at(self.call_pos(node.form, node.pos)):
-            if not info.is_fn and not self.loops and BY_NAME[node.op].family in _ONCE_AS_CALL:
+            if self.runs_once(info) and BY_NAME[node.op].family in _ONCE_AS_CALL:
                 return Result(stmts, P.callname(H.op(node.op), *exprs))
             return Result(stmts, self.native(node.op, exprs))
 

@@ -694,7 +694,9 @@ class ScopeEmitter(TypedEmitter):
         if info.static_refs:
             # Refers to builtins directly: whoever runs the module registers the body with its fn form,
             # and it goes stale when the epoch moves, with no test in the body (``spell_runtime.stale_bodies``).
-            self.guarded.append((fname, body.form, self.const(body.form), epoch))
+            form_c = self.const(body.form)
+            assert isinstance(form_c, ast.Name)  # a list form is always a named constant
+            self.guarded.append((fname, form_c, epoch))
         fn = P.fndef(fname, ["D", "_H", *params], pre + [P.try_(main, None, handler, fin)])
         self.functions.append(fn)
         if second is not None:

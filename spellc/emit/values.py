@@ -29,7 +29,7 @@ class ValueEmitter(EmitterBase):
         runs once per evaluation, the same read as one helper call, ``_global(D, k)``."""
         s = self.const(node.sym)
         with P.at(self.fail_pos(node.sym)):  # an unbound symbol fails here
-            if not info.is_fn and not self.loops:
+            if self.runs_once(info):
                 return Result([], P.callname(H.GLOBAL, P.name("D"), s))
             miss = P.callname(H.MISS_LOOKUP, P.name("D"), s)
         return Result([], P.ifexp(P.compare(s, P.IN, P.name("D")), P.subscript(P.name("D"), s), miss))
