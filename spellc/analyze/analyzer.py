@@ -551,7 +551,8 @@ class Analyzer:
             names = frozenset(syms)
             private = plain and not observable([seq], names, self.privacy)
             published = plain and not private and publishable([seq], names)
-            fn_body = FnBody(plist_params, tuple(syms), seq, form, private, published)
+            fn_body = FnBody(plist_params, tuple(syms), seq, form, private, published, None, False, None,
+                             name if published else None)
             if published and name is not None:
                 fn_body = self._closed(fn_body, body_forms, syms, pos, name)
         elif params is None:
@@ -576,11 +577,11 @@ class Analyzer:
             finally:
                 self.untainted, self.tainted = saved
             found = closed_self(FnBody(fn_body.params, fn_body.syms, second, fn_body.form, fn_body.private,
-                                       fn_body.published), name)
+                                       fn_body.published, None, False, None, fn_body.self_name), name)
             if found is None:
                 return fn_body
         return FnBody(fn_body.params, fn_body.syms, fn_body.body, fn_body.form, fn_body.private, fn_body.published,
-                      name, found, second)
+                      name, found, second, fn_body.self_name)
 
     def _loop(self, form: Any, args: list[Any], ctx: Ctx, frame: Frame, pos: Any, spans: Any) -> Node:
         if not args or type(args[0]) not in (PVector, LineVector, VectorView, PList):

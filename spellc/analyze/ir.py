@@ -287,6 +287,10 @@ class FnBody(Record):
     """With ``closed_self``: the sequence the second body is emitted from when it differs from ``body``
     (``analyze.late``: ``body``'s references after a possible user macro are dynamic, the second
     body's need not be)."""
+    self_name: Optional[Symbol] = None
+    """A published body's own name (the ``def`` it is the value of): only a call whose head is that
+    symbol gets the direct-call test of the body (``emit.published_calls``); other heads are taken
+    by the helper without it, as a direct call needs the head's value to be this very body."""
 
 
 class Fn(Node):

@@ -195,10 +195,10 @@ class CallEmitter(FastPathEmitter):
         evals = [P.is_not(st, P.name(H.NOTHING)) for st in stores]
         ty = self.tmp("_ty")
         head_type = P.name(ty) if node.maybe_macro else P.callname("type", P.name(f))
-        dispatch = published_calls.dispatch_expr(self, pub, f, head_type, self.const(node.form.first), form_c,
+        dispatch = published_calls.dispatch_expr(self, pub, f, head_type, node.form.first, form_c,
                                                  arg_exprs)
         if node.maybe_macro:
-            if published_calls.may_call_directly(pub, len(arg_exprs)):
+            if published_calls.may_call_directly(pub, len(arg_exprs), node.form.first):
                 not_macro = P.or_(P.is_(P.walrus(ty, P.callname("type", P.walrus(f, head.expr))),
                                         P.name(H.SPELL_FN)), P.callname(H.NOT_MACRO, P.name(f)))
             else:  # every application goes through ``_apply_pub``: no type test is worth its nodes (issue 12)
@@ -241,7 +241,7 @@ class CallEmitter(FastPathEmitter):
         call = P.assign(r, P.call(self._callee(P.callname("type", P.name(f)), f, n, form_c), P.name("D"),
                                   self.const(node.form.first), *[P.name(a) for a in arg_names]))
         dispatch = arg_stmts + ([call] if pub is None else published_calls.dispatch_stmts(
-            self, pub, f, r, self.const(node.form.first), form_c, arg_names))
+            self, pub, f, r, node.form.first, form_c, arg_names))
         if node.maybe_macro:
             assert pub is not None
             macro = published_calls.macro_stmts(self, pub, f, r, form_c, scope)

@@ -8,9 +8,12 @@ Python locals, as in a private body, and each call site is::
 
 — a direct call of the function's own compiled body when the head is that body (recursion:
 the callee rebinds every parameter name, so nothing needs publishing), otherwise the runtime
-helper that publishes the parameters around the generic application. A call with another
-argument count than the body's own arity always takes the helper (and, when the head could be a
-user macro, tests it with ``_not_macro(f := head)`` alone, no type test first). When the head could be a
+helper that publishes the parameters around the generic application. Only a call whose head is the
+body's own name (``FnBody.self_name``) with the body's own argument count gets that test: any other
+call always takes the helper (and, when the head could be a user macro, tests it with
+``_not_macro(f := head)`` alone, no type test first). Another name's value is this body only through
+an alias or a higher-order argument, where the helper is as correct and the test, measured on
+``compile-300.spl``, never passed: thirteen tests there cost ~230 nodes and two checks a call. When the head could be a
 user macro, the macro branch goes through ``_macro_pub_named`` (``_macro_pub`` reading ``D`` and the
 parameters, and the scope's undo list, from the frame), which also writes the parameters' values after the expansion (it may
 ``def`` one) back into the frame's locals (``spell_runtime.frame_paths.write_params``).
@@ -36,6 +39,7 @@ import ast
 from typing import TYPE_CHECKING, Any, Optional
 
 from spell_runtime.abi import H
+from spell_runtime.data import Symbol
 from spell_runtime.frame_paths import PARAM_LOCAL
 
 from . import late
@@ -50,38 +54,41 @@ if TYPE_CHECKING:
 class Published:
     """The function body being emitted keeps its parameters ``syms`` in ``locals_`` (``fname``'s own);
     ``second_fname``: its second body (``analyze.selfcalls``; over longs if ``second_longs``), valid
-    at binding epoch ``epoch``."""
+    at binding epoch ``epoch``; ``self_name``: the name it is defined under (``FnBody.self_name``)."""
 
-    __slots__ = ("syms", "locals_", "fname", "second_fname", "second_longs", "epoch")
+    __slots__ = ("syms", "locals_", "fname", "second_fname", "second_longs", "epoch", "self_name")
 
     def __init__(self, syms: tuple[Any, ...], locals_: list[str], fname: str, second_fname: Optional[str] = None,
-                 second_longs: bool = False, epoch: int = 0) -> None:
+                 second_longs: bool = False, epoch: int = 0, self_name: Optional[Symbol] = None) -> None:
         self.syms = syms
         self.locals_ = locals_
         self.fname = fname
         self.second_fname = second_fname
         self.second_longs = second_longs
         self.epoch = epoch
+        self.self_name = self_name
 
 
 def _published_args(em: Emitter, pub: Published) -> list[ast.expr]:
     return [em.const(pub.syms), P.tuple_([P.name(v) for v in pub.locals_])]
 
 
-def may_call_directly(pub: Published, n: int) -> bool:
-    """Can a call with ``n`` arguments be a direct call of the body's own compiled function? (Else
-    ``dispatch_expr`` is the helper alone, and the call site needs no type test of its head.)"""
-    return n == len(pub.locals_)
+def may_call_directly(pub: Published, n: int, head: Any) -> bool:
+    """Is a call of ``head`` with ``n`` arguments worth testing for a direct call of the body's own
+    compiled function (a self-call by name)? Else ``dispatch_expr`` is the helper alone, and the call
+    site needs no type test of its head."""
+    return n == len(pub.locals_) and type(head) is Symbol and head == pub.self_name
 
 
-def dispatch_expr(em: Emitter, pub: Published, f: str, head_type: ast.expr, head_sym: ast.expr, form_c: ast.expr,
+def dispatch_expr(em: Emitter, pub: Published, f: str, head_type: ast.expr, head: Any, form_c: ast.expr,
                   arg_exprs: list[ast.expr]) -> ast.expr:
-    """The application of head value ``f`` (its type in ``head_type``) to the arguments."""
+    """The application of head value ``f`` (its type in ``head_type``; ``head``: the head form) to the arguments."""
     slow = P.callname(H.APPLY_PUB, P.name("D"), *_published_args(em, pub), P.name(f), form_c,
                       P.tuple_(arg_exprs))
-    if not may_call_directly(pub, len(arg_exprs)):
+    if not may_call_directly(pub, len(arg_exprs), head):
         return slow
     same = P.and_(P.is_(head_type, P.name(H.SPELL_FN)), P.is_(P.attr(P.name(f), "code"), P.name(pub.fname)))
+    head_sym = em.const(head)
     direct: ast.expr = P.callname(pub.fname, P.name("D"), head_sym, *arg_exprs)
     if pub.second_fname is not None:
         gate = [P.is_(P.callname("type", a), P.name("int")) for a in arg_exprs
@@ -119,10 +126,10 @@ def macro_expr(em: Emitter, pub: Published, f: str, form_c: ast.expr, scope: Sco
                       *late.mark_args(em))
 
 
-def dispatch_stmts(em: Emitter, pub: Published, f: str, r: str, head_sym: ast.expr, form_c: ast.expr,
+def dispatch_stmts(em: Emitter, pub: Published, f: str, r: str, head: Any, form_c: ast.expr,
                    arg_names: list[str]) -> list[ast.stmt]:
     """Statement form of ``dispatch_expr``: the value lands in ``r``."""
-    e = dispatch_expr(em, pub, f, P.callname("type", P.name(f)), head_sym, form_c, [P.name(a) for a in arg_names])
+    e = dispatch_expr(em, pub, f, P.callname("type", P.name(f)), head, form_c, [P.name(a) for a in arg_names])
     return [P.assign(r, e)]
 
 

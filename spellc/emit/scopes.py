@@ -637,7 +637,7 @@ class ScopeEmitter(TypedEmitter):
         if body.published and body.closed_self is not None:
             second = fname + ("_long" if body.self_longs else "_closed")
         self.private = dict(zip(body.params, params)) if private else {}
-        self.published = (Published(tuple(body.params), params, fname, second, body.self_longs, epoch)
+        self.published = (Published(tuple(body.params), params, fname, second, body.self_longs, epoch, body.self_name)
                           if body.published else None)
         self.second_body = None
         self.int_vars, self.var_types, self.transients = set(), {}, frozenset()

@@ -43,6 +43,8 @@ SNIPPETS = [
     "(+ 1 x)", "(< x 1.5)", "(= x :a)", "(= x y)", "(inc x)", "(dec 2.0)", "(zero? x)", "(nil? x)",
     "(true? 1)", "(not x)", "(count x)", "(first x)", "(nth x 1)", "(get m :k)", "(assoc m :k 1)",
     "(conj v 1)",
+    # a published body: only a call by its own name tests for a direct call of the body (published_calls)
+    "(def g (fn [x] (f (g x))))",
     "(fn [x] (+ 1 x))", "(fn [x] (< x 1.5))", "(fn [x y] (= x y))", "(fn [x] (inc x))", "(fn [x] (zero? x))",
     "(fn [x] (count x))", "(fn [x] (first x))", "(fn [x] (nth x 1))", "(fn [m] (get m :k))", "(fn [m] (:k m))",
     "(fn [m] (:k m 0))", "(fn [m] (assoc m :k 1))", "(fn [v] (conj v 1))", "(fn [] (g 1 2))",

@@ -35,7 +35,7 @@ def test_text_parses_back_to_the_emitted_tree(src: str) -> None:
 
 def test_one_space_indentation_and_bare_walrus_arguments() -> None:
     base_namespace()
-    node, _ = analyze_form(read_all("(defn g [x] (if (f x) 1 2))")[0])
+    node, _ = analyze_form(read_all("(defn g [x] (if (g x) 1 2))")[0])
     text = python_text(Emitter().emit_unit(node))
     assert "\n try:\n" in text and "\n  try:" not in text.split("def _unit")[0]
     assert "type((" not in text and "type(_" in text
