@@ -12,7 +12,11 @@ interleaved in the same run and reports the ratio of medians (architecture.md §
   RSS (target ≤ 25 MB);
 - ``python built.py`` with no ``.pyc`` against ``spellc run`` of the source (target ≤ 0.7×); and, with no
   target, the same two net of a bare interpreter start timed beside them: what the row measures of the
-  two programs themselves, apart from a start-up (``site``, ``.pth`` files) that differs between machines.
+  two programs themselves, apart from a start-up (``site``, ``.pth`` files) that differs between machines;
+  and the two again under ``python -S`` (site-packages on ``PYTHONPATH`` instead): a start-up without
+  the ``.pth`` hooks an installation runs in every interpreter (on the machines this was measured on,
+  a certificate hook importing ``certifi`` and setuptools' editable-install finder, ~25 ms of the
+  ~33 ms ``python -c pass``, none of it ours), as a plain ``pip install`` of the wheel would start.
 
 ``PYTHONDONTWRITEBYTECODE=1`` is set for every child; the packages' own bytecode is written first,
 as ``pip install`` would, so start-up rows measure the installed case.
@@ -24,6 +28,7 @@ import os
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from pathlib import Path
@@ -48,9 +53,13 @@ print(spell, cpython)
 """
 
 
-def _env() -> dict[str, str]:
-    path = os.pathsep.join([str(ROOT), str(ROOT / "runtime")])
-    return dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=path)
+def _env(no_site: bool = False) -> dict[str, str]:
+    """The children's environment; ``no_site``: for ``python -S``, which adds no site-packages itself."""
+    dirs = [str(ROOT), str(ROOT / "runtime")]
+    if no_site:
+        paths = sysconfig.get_paths()
+        dirs += [paths["purelib"], paths["platlib"]]
+    return dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=os.pathsep.join(dirs))
 
 
 def _write_package_bytecode() -> None:
@@ -64,7 +73,7 @@ def _run_rss(cmd: list[str]) -> tuple[float, int, str]:
     t = time.perf_counter()
     # cwd: ``python -c``/``-m`` children put the working directory first on ``sys.path``, so run from
     # another checkout (``/work/main``) they would import its ``spellc`` instead of this tree's.
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(), cwd=ROOT)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env("-S" in cmd[1:2]), cwd=ROOT)
     out = proc.stdout.read() if proc.stdout else b""
     err = proc.stderr.read() if proc.stderr else b""
     _, status, usage = os.wait4(proc.pid, 0)
@@ -104,16 +113,18 @@ def startup(repeat: int) -> tuple[float, float, int]:
     return statistics.median(spell), statistics.median(bare), max(rss)
 
 
-def built_vs_run(built: Path, repeat: int) -> tuple[float, float, int, int, float]:
+def built_vs_run(built: Path, repeat: int, flags: tuple[str, ...] = ()) -> tuple[float, float, int, int, float]:
     """Medians of ``python built.py`` and ``spellc run`` (and a bare start, timed between them: the
-    ratio net of it shows how much of the row is the interpreter's own start on this machine)."""
+    ratio net of it shows how much of the row is the interpreter's own start on this machine), each
+    run as ``python <flags> ...``."""
+    py = [sys.executable, *flags]
     run_t, built_t, run_rss, built_rss, bare_t = [], [], [], [], []
     for _ in range(repeat):
-        bare_t.append(_run_rss([sys.executable, "-c", "pass"])[0])
-        t, peak, out_run = _run_rss([sys.executable, "-m", "spellc", "run", str(SHARED)])
+        bare_t.append(_run_rss([*py, "-c", "pass"])[0])
+        t, peak, out_run = _run_rss([*py, "-m", "spellc", "run", str(SHARED)])
         run_t.append(t)
         run_rss.append(peak)
-        t, peak, out_built = _run_rss([sys.executable, str(built)])
+        t, peak, out_built = _run_rss([*py, str(built)])
         built_t.append(t)
         built_rss.append(peak)
         if out_run.strip() != out_built.strip():
@@ -152,6 +163,9 @@ def main() -> None:
         print("| the same, each net of a bare `python -c pass` (%.0f ms here) | %.0f ms | %.0f ms | %.2f× | — |"
               % (bare * 1000, (bt - bare) * 1000, (rt - bare) * 1000, (bt - bare) / (rt - bare)))
         print("| peak RSS: built.py / spellc run | %.1f MB | %.1f MB | — | — |" % (brss / 1024, rrss / 1024))
+        bt, rt, _, _, bare = built_vs_run(built, repeat, ("-S",))
+        print("| the same two under `python -S` (no `.pth` start-up hooks; bare start %.0f ms) | %.0f ms | %.0f ms "
+              "| %.2f× | — |" % (bare * 1000, bt * 1000, rt * 1000, bt / rt))
 
 
 if __name__ == "__main__":
