@@ -340,14 +340,15 @@ def _rekey_table(old: str, new: str, table: dict[Any, Any]) -> str:
             return updated
 
     def repacked(call: Any) -> Any:
-        """``SpanTable(decode_spans(globals(), '<packed>'), …)`` (``span_table_source`` in the
-        compiler: five numbers per span, the start line relative to the previous span's) or the older
-        ``SpanTable('<numbers>', forms)`` (``support.pack_spans``), with every span moved."""
+        """``SpanTable(spans_later(globals(), '<packed>'), …)`` (``span_table_source`` in the compiler:
+        five numbers per span, the start line relative to the previous span's; ``decode_spans``, with the
+        same arguments, in modules built before it) or the older ``SpanTable('<numbers>', forms)``
+        (``support.pack_spans``), with every span moved."""
         from spell_runtime.built_constants import pack_numbers, unpack_numbers
         from spell_runtime.support import pack_spans, unpack_spans
 
         first = call.args[0].value
-        if isinstance(first, cst.Call):  # decode_spans(globals(), <string>)
+        if isinstance(first, cst.Call):  # spans_later(globals(), <string>), or decode_spans
             numbers = unpack_numbers(ast.literal_eval(cst.Module([]).code_for_node(first.args[1].value).strip()))
             moved: list[int] = []
             line = previous = 0

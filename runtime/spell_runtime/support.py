@@ -560,14 +560,17 @@ class SpanTable(dict[Any, Any]):
     generated for it) and a failing instruction belongs to the innermost span that contains it.
     """
 
-    def __init__(self, spans: list[tuple[int, int, int, int, Any]] | str, forms: tuple[Any, ...] = (),
-                 source: Optional[str] = None, spell: Optional[list[Any]] | str = None,
+    def __init__(self, spans: list[tuple[int, int, int, int, Any]] | str | Callable[[], list[tuple[int, int, int, int, Any]]],
+                 forms: tuple[Any, ...] = (), source: Optional[str] = None, spell: Optional[list[Any]] | str = None,
                  quoted: Optional[tuple[tuple[Any, ...], str]] = None) -> None:
         super().__init__()
         self.quoted = quoted
         """A built module's quoted forms and their packed spans (``built_spans.quoted_spans``), or None."""
-        self._spans: Optional[list[tuple[int, int, int, int, Any]]] = None if isinstance(spans, str) else spans
+        # the spans themselves, or how to get them on first use: a built module's deferred decoding
+        # (``built_constants.spans_later``) or, in modules built before it, ``pack_spans`` text
+        self._spans: Optional[list[tuple[int, int, int, int, Any]]] = spans if isinstance(spans, list) else None
         self._packed = spans if isinstance(spans, str) else ""
+        self._decode = None if isinstance(spans, (list, str)) else spans
         self._forms = forms
         self.source = source
         """The Spell source the module was built from (for error positions)."""
@@ -581,7 +584,7 @@ class SpanTable(dict[Any, Any]):
         """(line, col, end line, end col, call form) per call form; a built module writes them packed
         (see ``pack_spans``) and they are unpacked on the first failure that needs them."""
         if self._spans is None:
-            self._spans = unpack_spans(self._packed, self._forms)
+            self._spans = self._decode() if self._decode is not None else unpack_spans(self._packed, self._forms)
         if BUILT_TABLES:  # a failure in a built module: its call path may name forms' spans
             from .built_spans import restore_pending
 

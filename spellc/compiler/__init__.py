@@ -364,12 +364,13 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
 
 def span_table_source(spans: list[tuple[int, int, int, int, int]], source_name: str, spell_packed: str,
                       quoted: str = "", fn_spans: str = "", width: int = 100) -> str:
-    """``_T = SpanTable(decode_spans(globals(), packed), (), source, spell)`` over short lines (issue
-    12.5): per call-form span, in order of start, five numbers (``built_constants.decode_spans``)
+    """``_T = SpanTable(spans_later(globals(), packed), (), source, spell)`` over short lines (issue
+    12.5): per call-form span, in order of start, five numbers (``built_constants.decode_spans``, run
+    on the first failure that reads the table: ``spans_later``)
     packed one or two characters each; ``spell`` holds each span's Spell position in the same order
     (``support.pack_spell_positions``), so errors in built modules name their ``.spl`` line; ``quoted``
     is the fifth argument ``written_spans.quoted_spans_source`` writes for quoted forms, if any;
-    ``fn_spans`` the spans of fn forms (``built_spans.pack_fn_spans``), given to ``decode_spans``."""
+    ``fn_spans`` the spans of fn forms (``built_spans.pack_fn_spans``), set at import by ``spans_later``."""
     numbers: list[int] = []
     previous = 0
     for sl, sc, el, ec, entry in spans:
@@ -381,7 +382,7 @@ def span_table_source(spans: list[tuple[int, int, int, int, int]], source_name: 
         return "".join("    %r\n" % text[i:i + width] for i in range(0, len(text), width)) or "    ''\n"
 
     fns = ", (\n%s)" % lines(fn_spans) if fn_spans else ""
-    return "%s_T = SpanTable(decode_spans(globals(), (\n%s)%s), (), %r, (\n%s)%s)\n" % (
+    return "%s_T = SpanTable(spans_later(globals(), (\n%s)%s), (), %r, (\n%s)%s)\n" % (
         QUOTED_IMPORT if quoted else "", lines(packed), fns, source_name, lines(spell_packed), quoted)
 
 

@@ -49,7 +49,7 @@ if _PAUSED_GC:
 
 RUNTIME_IMPORTS = """\
 from spell_runtime.abi import compiled_namespace
-from spell_runtime.built_constants import bind_constants, decode_spans
+from spell_runtime.built_constants import bind_constants, spans_later
 from spell_runtime.data import Keyword, Symbol
 from spell_runtime.support import SpanTable
 

@@ -57,6 +57,26 @@ def test_the_built_table_has_one_entry_per_call_form() -> None:
         assert 1 <= sl <= el <= len(lines) and lines[sl - 1][sc:].strip()
 
 
+def test_a_built_module_decodes_its_spans_on_the_first_failure_only() -> None:
+    """``built_constants.spans_later``: a run that fails nowhere never unpacks the table; a failure
+    unpacks it to name its call form. (The run that succeeds has no fn body: after an earlier test
+    moved the binding epoch, a body would go stale and be compiled again, which restores every built
+    module's spans first, ``built_spans``.)"""
+    programs = (("(def v [1 2 5]) (str (count v) (/ 10 (last v)))", False),
+                ("(defn f [x] (inc (/ 10 x))) (f 0)", True))
+    for src, fails in programs:
+        source = build_module(spellc.read_all(src), "prog.spl")
+        assert "_T = SpanTable(spans_later(globals()," in source
+        namespace: dict[str, Any] = {"__name__": "built"}
+        if fails:
+            with pytest.raises(spellc.SpellError, match=r"^Function call failed: /: Divide by zero$"):
+                exec(compile(source, "built.py", "exec"), namespace)
+        else:
+            exec(compile(source, "built.py", "exec"), namespace)
+            assert namespace["value"] == "32"
+        assert (namespace["_T"]._spans is not None) is fails
+
+
 def test_packed_spans_round_trip() -> None:
     spans = [(7, 4, 7, 30, "b"), (3, 2, 5, 1, "a"), (7, 4, 7, 30, "c"), (12, 0, 12, 9, "d")]
     packed, forms = pack_spans(spans)
