@@ -8,7 +8,7 @@ the margin under the 100 KB target). Every block opens with a ``try:``/``if``/``
 stays visible.
 Besides the indentation, assignment expressions lose the parentheses Python does not need
 (``f(x := g())`` rather than ``f((x := g()))``, ``x := a if c else b`` rather than
-``x := (a if c else b)``): generated code has hundreds of them (``type((_v := …))`` at every
+``x := (a if c else b)``, ``(x := g(), y)`` rather than ``((x := g()), y)``): generated code has hundreds of them (``type((_v := …))`` at every
 checked return), and the text parses back to the same tree. CPython's unparser writes string
 constants on one line (their ``repr``), and docstrings — the one multi-line case — are written
 verbatim, so no value changes.
@@ -49,6 +49,16 @@ class _OneSpaceUnparser(_Unparser):  # type: ignore[misc]
             if type(e) is ast.NamedExpr:
                 self.set_precedence(_Precedence.NAMED_EXPR, e)
         super().visit_Call(node)
+
+    def visit_Tuple(self, node: ast.Tuple) -> None:
+        # Inside the parentheses a tuple display is written with, an element may be a bare walrus
+        # (``c and (a := x, b := y)``: the arguments a published call site stores, ``emit.calls``);
+        # a tuple written without them (``return a, b``) keeps its walruses parenthesized.
+        if self.get_precedence(node) > _Precedence.TUPLE:
+            for e in node.elts:
+                if type(e) is ast.NamedExpr:
+                    self.set_precedence(_Precedence.NAMED_EXPR, e)
+        super().visit_Tuple(node)
 
 
 def python_text(node: ast.AST) -> str:
