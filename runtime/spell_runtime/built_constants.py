@@ -146,12 +146,15 @@ def decode_constants(text: str) -> list[Any]:
         if t is list:
             tag = x[0]
             if type(tag) is int:  # a list form whose head is a reference: written untagged
-                return plist([value(item) for item in x])
+                return plist(items(x))
             if tag == "lv":
                 return LineVector(value(x[1]), tuple((s, n) for s, n in x[2]))
-            args = x[1:] if tag in _RAW_TAGS else [value(item) for item in x[1:]]
-            return _TAGS[tag](args)
+            return _TAGS[tag](x[1:] if tag in _RAW_TAGS else items(x[1:]))
         return x  # float, bool, None
+
+    def items(xs: list[Any]) -> list[Any]:
+        # most items are references: read inline, without a call of ``value`` each (a third of decoding)
+        return [done[x] if type(x) is int else value(x) for x in xs]
 
     for entry in _parse_json(text):
         done.append(value(entry))
