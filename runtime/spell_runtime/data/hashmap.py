@@ -51,7 +51,6 @@ from itertools import islice
 from operator import itemgetter
 from typing import Any, Optional
 
-import immutables
 
 from .atoms import BigInt, Char, Keyword, Symbol
 from .pvec import pvector
@@ -209,6 +208,8 @@ class SpellMap:
         if h is None:
             d = self._d
             assert d is not None and len(d) > SMALL
+            import immutables  # here, not at import: ~1 ms of every start-up, for maps most programs never grow
+
             order = pvector(list(d.values()))
             h = immutables.Map(zip(d, range(len(d))))
             self._ord = order  # written before _h: a reader that finds _h finds _ord too
