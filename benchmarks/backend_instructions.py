@@ -11,7 +11,8 @@ The wall-clock rows stay the targets; this is the instrument for the work betwee
   start alike (``spellc`` imported, the builtin library loaded by ``(+ 1 2)``, both texts read) and
   then evaluate the program, compile argparse, or do neither; each row is its process's count less
   the last one's;
-- ``python built.py`` against ``spellc run`` of the source, whole processes, and net of ``python -c pass``;
+- ``python built.py`` against ``spellc run`` of the source, whole processes, and net of ``python -c pass``,
+  and both again under ``python -S`` (``backend.py`` says why);
 - ``spellc eval '(+ 1 2)'`` against ``python -c pass``.
 """
 
@@ -28,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from backend import SHARED, _write_package_bytecode, compiler_build  # noqa: E402
+from backend import SHARED, _env, _write_package_bytecode, compiler_build  # noqa: E402
 
 COLD_CHILD = r"""
 import sys
@@ -47,9 +48,9 @@ _COLLECTED = re.compile(r"Collected : (\d+)")
 
 
 def instructions(cmd: list[str]) -> int:
-    """Machine instructions of the process ``cmd`` (all its threads), counted by callgrind."""
-    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1",
-               PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "runtime")]))
+    """Machine instructions of the process ``cmd`` (all its threads), counted by callgrind; a ``python -S``
+    child gets site-packages on its path (``backend._env``)."""
+    env = dict(_env("-S" in cmd[1:2]), PYTHONHASHSEED="0")
     with tempfile.TemporaryDirectory() as tmp:
         ran = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=%s/out" % tmp, *cmd],
                              capture_output=True, text=True, env=env, cwd=ROOT)
@@ -82,11 +83,16 @@ def main() -> None:
                        capture_output=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=os.pathsep.join(
                            [str(ROOT), str(ROOT / "runtime")])))
         built = instructions([py, str(built_path)])
+        built_s = instructions([py, "-S", str(built_path)])
     run = instructions([py, "-m", "spellc", "run", str(SHARED)])
     print("| `python built.py` (no .pyc) vs `spellc run` of the source | %.1f M | %.1f M | %.3f× | ≤ 0.7× |"
           % (built / 1e6, run / 1e6, built / run))
     print("| the same, each net of a bare `python -c pass` (%.1f M here) | %.1f M | %.1f M | %.3f× | — |"
           % (bare / 1e6, (built - bare) / 1e6, (run - bare) / 1e6, (built - bare) / (run - bare)))
+    run_s = instructions([py, "-S", "-m", "spellc", "run", str(SHARED)])
+    bare_s = instructions([py, "-S", "-c", "pass"])
+    print("| the same two under `python -S` (no `.pth` start-up hooks; bare start %.1f M) | %.1f M | %.1f M "
+          "| %.3f× | — |" % (bare_s / 1e6, built_s / 1e6, run_s / 1e6, built_s / run_s))
 
 
 if __name__ == "__main__":
