@@ -339,6 +339,11 @@ def _rekey_table(old: str, new: str, table: dict[Any, Any]) -> str:
                     return updated.with_changes(key=cst.parse_expression(repr(new_key)))
             return updated
 
+    def _short_lines(packed: str) -> Any:
+        """``packed`` as the compiler writes it (``span_table_source``): one string over short lines."""
+        pieces = [packed[i:i + 100] for i in range(0, len(packed), 100)] or [""]
+        return cst.parse_expression("(\n%s)" % "".join("    %r\n" % piece for piece in pieces))
+
     def repacked(call: Any) -> Any:
         """``SpanTable(spans_later(globals(), '<packed>'), …)`` (``span_table_source`` in the compiler:
         five numbers per span, the start line relative to the previous span's; ``decode_spans``, with the
@@ -360,7 +365,7 @@ def _rekey_table(old: str, new: str, table: dict[Any, Any]) -> str:
                     raise PrettyError("the position table's spans changed order")
                 moved += (nsl - previous, nsc, nel - nsl, nec, entry)
                 previous = nsl
-            text = cst.SimpleString(repr(pack_numbers(moved)))
+            text = _short_lines(pack_numbers(moved))
             return call.with_changes(args=[call.args[0].with_changes(
                 value=first.with_changes(args=[first.args[0], first.args[1].with_changes(value=text), *first.args[2:]])),
                 *call.args[1:]])
