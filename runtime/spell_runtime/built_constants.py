@@ -204,8 +204,9 @@ def decode_spans(namespace: dict[str, Any], packed: str, fn_spans: str = "") -> 
 
 def spans_later(namespace: dict[str, Any], packed: str,
                 fn_spans: str = "") -> Callable[[], list[tuple[int, int, int, int, Any]]]:
-    """``decode_spans`` deferred to the first failure that reads the table (``support.SpanTable``):
-    a run that fails nowhere never unpacks its ~500 call-form spans, a third of a millisecond of every
+    """``decode_spans`` deferred to the first failure that reads the table (``support.SpanTable``), or
+    the first run-time compile, which gives built modules' forms their spans back (``built_spans``): a
+    run that does neither never unpacks its ~500 call-form spans, about half a millisecond of every
     built module's start-up (issue 12). The fn forms' own spans are set now, as ``decode_spans`` does:
     a call path may name a fn by its form's place without reading the table."""
     if fn_spans:

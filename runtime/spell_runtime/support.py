@@ -550,6 +550,10 @@ def _position_at(tb: Optional[TracebackType]) -> Optional[tuple[Any, ...]]:
     return raw_position(tb)
 
 
+_Spans = list[tuple[int, int, int, int, Any]]
+"""A position table's spans: (line, col, end line, end col, call form) each."""
+
+
 class SpanTable(dict[Any, Any]):
     """A position table for code whose positions are not the Spell ones (``spellc build`` output).
 
@@ -560,15 +564,15 @@ class SpanTable(dict[Any, Any]):
     generated for it) and a failing instruction belongs to the innermost span that contains it.
     """
 
-    def __init__(self, spans: list[tuple[int, int, int, int, Any]] | str | Callable[[], list[tuple[int, int, int, int, Any]]],
-                 forms: tuple[Any, ...] = (), source: Optional[str] = None, spell: Optional[list[Any]] | str = None,
+    def __init__(self, spans: _Spans | str | Callable[[], _Spans], forms: tuple[Any, ...] = (),
+                 source: Optional[str] = None, spell: Optional[list[Any]] | str = None,
                  quoted: Optional[tuple[tuple[Any, ...], str]] = None) -> None:
         super().__init__()
         self.quoted = quoted
         """A built module's quoted forms and their packed spans (``built_spans.quoted_spans``), or None."""
         # the spans themselves, or how to get them on first use: a built module's deferred decoding
         # (``built_constants.spans_later``) or, in modules built before it, ``pack_spans`` text
-        self._spans: Optional[list[tuple[int, int, int, int, Any]]] = spans if isinstance(spans, list) else None
+        self._spans: Optional[_Spans] = spans if isinstance(spans, list) else None
         self._packed = spans if isinstance(spans, str) else ""
         self._decode = None if isinstance(spans, (list, str)) else spans
         self._forms = forms

@@ -551,6 +551,7 @@ class Analyzer:
             names = frozenset(syms)
             private = plain and not observable([seq], names, self.privacy)
             published = plain and not private and publishable([seq], names)
+            # (closed_self, self_longs and second are ``_closed``'s; self_name: ``published_calls``)
             fn_body = FnBody(plist_params, tuple(syms), seq, form, private, published, None, False, None,
                              name if published else None)
             if published and name is not None:

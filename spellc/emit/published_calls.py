@@ -12,9 +12,9 @@ helper that publishes the parameters around the generic application. Only a call
 body's own name (``FnBody.self_name``) with the body's own argument count gets that test: any other
 call always takes the helper (and, when the head could be a user macro, tests it with
 ``_not_macro(f := head)`` alone, no type test first). Another name's value is this body only through
-an alias or a higher-order argument, where the helper is as correct and the test, measured on
-``compile-300.spl``, never passed: thirteen tests there cost ~230 nodes and two checks a call. When the head could be a
-user macro, the macro branch goes through ``_macro_pub_named`` (``_macro_pub`` reading ``D`` and the
+an alias or a higher-order argument, where the helper is as correct; on ``compile-300.spl`` the test
+at such calls never passed, and its thirteen sites were ~500 nodes and two checks a call. When the
+head could be a user macro, the macro branch goes through ``_macro_pub_named`` (``_macro_pub`` reading ``D`` and the
 parameters, and the scope's undo list, from the frame), which also writes the parameters' values after the expansion (it may
 ``def`` one) back into the frame's locals (``spell_runtime.frame_paths.write_params``).
 

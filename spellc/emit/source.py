@@ -8,10 +8,10 @@ the margin under the 100 KB target). Every block opens with a ``try:``/``if``/``
 stays visible.
 Besides the indentation, assignment expressions lose the parentheses Python does not need
 (``f(x := g())`` rather than ``f((x := g()))``, ``x := a if c else b`` rather than
-``x := (a if c else b)``, ``(x := g(), y)`` rather than ``((x := g()), y)``): generated code has hundreds of them (``type((_v := …))`` at every
-checked return), and the text parses back to the same tree. CPython's unparser writes string
-constants on one line (their ``repr``), and docstrings — the one multi-line case — are written
-verbatim, so no value changes.
+``x := (a if c else b)``, ``(x := g(), y)`` rather than ``((x := g()), y)``): generated code
+has hundreds of them (``type((_v := …))`` at every checked return), and the text parses back to
+the same tree. CPython's unparser writes string constants on one line (their ``repr``), and
+docstrings — the one multi-line case — are written verbatim, so no value changes.
 """
 
 from __future__ import annotations

@@ -51,7 +51,6 @@ from itertools import islice
 from operator import itemgetter
 from typing import Any, Optional
 
-
 from .atoms import BigInt, Char, Keyword, Symbol
 from .pvec import pvector
 
