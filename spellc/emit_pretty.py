@@ -339,11 +339,6 @@ def _rekey_table(old: str, new: str, table: dict[Any, Any]) -> str:
                     return updated.with_changes(key=cst.parse_expression(repr(new_key)))
             return updated
 
-    def _short_lines(packed: str) -> Any:
-        """``packed`` as the compiler writes it (``span_table_source``): one string over short lines."""
-        pieces = [packed[i:i + 100] for i in range(0, len(packed), 100)] or [""]
-        return cst.parse_expression("(\n%s)" % "".join("    %r\n" % piece for piece in pieces))
-
     def repacked(call: Any) -> Any:
         """``SpanTable(spans_later(globals(), '<packed>'), …)`` (``span_table_source`` in the compiler:
         five numbers per span, the start line relative to the previous span's; ``decode_spans``, with the
@@ -351,6 +346,8 @@ def _rekey_table(old: str, new: str, table: dict[Any, Any]) -> str:
         (``support.pack_spans``), with every span moved."""
         from spell_runtime.built_constants import pack_numbers, unpack_numbers
         from spell_runtime.support import pack_spans, unpack_spans
+
+        from .compiler import string_lines
 
         first = call.args[0].value
         if isinstance(first, cst.Call):  # spans_later(globals(), <string>), or decode_spans
@@ -365,7 +362,7 @@ def _rekey_table(old: str, new: str, table: dict[Any, Any]) -> str:
                     raise PrettyError("the position table's spans changed order")
                 moved += (nsl - previous, nsc, nel - nsl, nec, entry)
                 previous = nsl
-            text = _short_lines(pack_numbers(moved))
+            text = cst.parse_expression("(\n%s)" % string_lines(pack_numbers(moved)))  # as the compiler writes it
             return call.with_changes(args=[call.args[0].with_changes(
                 value=first.with_changes(args=[first.args[0], first.args[1].with_changes(value=text), *first.args[2:]])),
                 *call.args[1:]])

@@ -362,6 +362,12 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     ])
 
 
+def string_lines(text: str, width: int = 100) -> str:
+    """``text`` as one string literal written over lines of ``width`` characters each (the pieces of an
+    implicit concatenation, each on its own indented line), for a built module's packed tables."""
+    return "".join("    %r\n" % text[i:i + width] for i in range(0, len(text), width)) or "    ''\n"
+
+
 def span_table_source(spans: list[tuple[int, int, int, int, int]], source_name: str, spell_packed: str,
                       quoted: str = "", fn_spans: str = "", width: int = 100) -> str:
     """``_T = SpanTable(spans_later(globals(), packed), (), source, spell)`` over short lines (issue
@@ -378,12 +384,10 @@ def span_table_source(spans: list[tuple[int, int, int, int, int]], source_name: 
         previous = sl
     packed = pack_numbers(numbers)
 
-    def lines(text: str) -> str:
-        return "".join("    %r\n" % text[i:i + width] for i in range(0, len(text), width)) or "    ''\n"
-
-    fns = ", (\n%s)" % lines(fn_spans) if fn_spans else ""
+    fns = ", (\n%s)" % string_lines(fn_spans, width) if fn_spans else ""
     return "%s_T = SpanTable(spans_later(globals(), (\n%s)%s), (), %r, (\n%s)%s)\n" % (
-        QUOTED_IMPORT if quoted else "", lines(packed), fns, source_name, lines(spell_packed), quoted)
+        QUOTED_IMPORT if quoted else "", string_lines(packed, width), fns, source_name, string_lines(spell_packed, width),
+        quoted)
 
 
 def run_form(D: dict[Any, Any], form: Any, source_name: str = "<spell>",
