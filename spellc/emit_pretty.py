@@ -1,7 +1,8 @@
 """``spellc build --emit py --pretty``: the built module annotated for a human reader (the ``emit`` extra, libcst).
 
 The built module is kept as the compiler wrote it (libcst preserves its layout) and changed in
-two ways only:
+two ways only, after which a line the renames made longer than the compiler's width is cut again
+inside its brackets (``emit.wrap``), as the compiler cuts its own:
 
 - above each statement whose code comes from a Spell form that has a position, a comment
   ``# file.spl:LINE:COL (head …)`` names that form (for a ``def _unitN`` the N-th top-level form,
@@ -13,15 +14,15 @@ two ways only:
   private parameter handed to an error handler with its symbol becomes ``a__p0``. A temporary
   that holds two different names in one function keeps its own name.
 
-Neither change alters the tree, so the module's position table (code position → Spell form, used
+None of this alters the tree, so the module's position table (code position → Spell form, used
 to attribute host failures) is re-keyed by walking the old and new trees in step. The built
 module's table (``support.SpanTable``) holds one text span per call form, the union of the
 positions of the nodes generated for it; so every span starts where some node starts and ends
 where some node ends, and the new span is the new start of that node and the new end of that
 one (a table written packed, ``SpanTable('<numbers>', forms)``, is unpacked, moved and packed
-again). Inserting comment lines and lengthening names moves text monotonically, so which span
-contains which position, and which is innermost, is unchanged: the pretty module compiles and
-behaves identically, error messages included. Only this command imports libcst; plain
+again). Inserting comment lines, lengthening names and cutting lines move text monotonically, so
+which span contains which position, and which is innermost, is unchanged: the pretty module
+compiles and behaves identically, error messages included. Only this command imports libcst; plain
 ``spellc build`` and every run path never do (architecture.md §5).
 """
 
@@ -39,6 +40,8 @@ from spell_runtime.data.plist import PList, plist
 from spell_runtime.data.positions import span_of
 from spell_runtime.interop.mangle import mangle
 from spell_runtime.printer import pr_str
+
+from .emit.wrap import wrap_long_lines
 
 CONST: Final = re.compile(r"^_[ks]\d+$")
 TEMP: Final = re.compile(r"^_[a-z]+\d+$")
@@ -183,7 +186,9 @@ def prettify(source: str, forms: list[Any], source_name: str) -> str:
         def leave_While(self, original: Any, updated: Any) -> Any:
             return self._statement(original, updated)
 
-    annotated = MetadataWrapper(module).visit(Annotate()).code
+    # renamed temporaries lengthen lines the compiler had cut to its width: cut them again (the tree
+    # stays the same, so the table is re-keyed as for the renames and comments)
+    annotated = wrap_long_lines(MetadataWrapper(module).visit(Annotate()).code)
     return _rekey_table(source, annotated, table)
 
 

@@ -8,10 +8,17 @@ the statement. Breaks never fall inside a token, so the tree is unchanged (``cal
 emitter's tree and the parsed text in step, and still pairs every node); a stretch with no
 bracket around it (the top of a ``return a if c else b``) stays as long as it is. Breaking costs
 a newline and an indentation per cut, so pieces are filled up to ``WIDTH``, not cut per argument.
+
+A string constant longer than a line (a CSV table a program defines) is first written as adjacent
+literals, ``'a,b\\n' 'c,d\\n'``, cut after its newlines where it has them: Python joins adjacent
+literals into the one constant while it parses, so the tree is still the same, and the cut pass may
+then break between the pieces. Only a plain literal inside brackets is split (no prefix, no
+triple quotes: docstrings and f-strings keep their text as written).
 """
 
 from __future__ import annotations
 
+import ast
 import io
 import tokenize
 
@@ -31,15 +38,22 @@ def wrap_long_lines(text: str, width: int = WIDTH) -> str:
     long_lines = {i + 1 for i, line in enumerate(lines) if len(line) > width + 1}
     if not long_lines:
         return text
+    split = _split_long_strings(text, lines, long_lines, width)
+    if split is not text:
+        text = split
+        lines = text.splitlines(keepends=True)
+        long_lines = {i + 1 for i, line in enumerate(lines) if len(line) > width + 1}
     breaks: dict[int, list[int]] = {n: [] for n in long_lines}  # line → columns a continuation may start at
     depth = 0
     previous = ""
+    after_string = False  # the previous token was a string literal: a break may fall between two
     for tok in tokenize.generate_tokens(io.StringIO(text).readline):
         (row, col), (end_row, _) = tok.start, tok.end
         if end_row != row:  # a multi-line string: its lines are text, never cut
             for n in range(row, end_row + 1):
                 breaks.pop(n, None)
-        elif row in breaks and depth > 0 and (previous in _BREAK_AFTER or tok.string in _BREAK_BEFORE):
+        elif row in breaks and depth > 0 and (previous in _BREAK_AFTER or tok.string in _BREAK_BEFORE
+                                              or (after_string and tok.type == tokenize.STRING)):
             if tok.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT) and tok.string not in _CLOSE:
                 breaks[row].append(col)
         if tok.type == tokenize.OP:
@@ -49,9 +63,66 @@ def wrap_long_lines(text: str, width: int = WIDTH) -> str:
                 depth -= 1
         if tok.type not in (tokenize.NL, tokenize.COMMENT):
             previous = tok.string
+            after_string = tok.type == tokenize.STRING
     for n, columns in breaks.items():
         lines[n - 1] = _cut(lines[n - 1], columns, width)
     return "".join(lines)
+
+
+def _split_long_strings(text: str, lines: list[str], long_lines: set[int], width: int) -> str:
+    """``text`` with each plain string literal too long for its line, inside brackets on one of
+    ``long_lines``, written as adjacent short literals on that line; ``text`` itself when there is none."""
+    edits: list[tuple[int, int, int, str]] = []  # (row, col, end col, replacement)
+    depth = 0
+    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        (row, col), (end_row, end_col) = tok.start, tok.end
+        if tok.type == tokenize.STRING and depth > 0 and row == end_row and row in long_lines:
+            line = lines[row - 1]
+            room = width - (len(line) - len(line.lstrip(" "))) - 2  # from a continuation's first column
+            if end_col - col > room:
+                pieces = _string_pieces(tok.string, room)
+                if pieces is not None:
+                    edits.append((row, col, end_col, pieces))
+        elif tok.type == tokenize.OP:
+            if tok.string in _OPEN:
+                depth += 1
+            elif tok.string in _CLOSE:
+                depth -= 1
+    if not edits:
+        return text
+    for row, col, end_col, pieces in reversed(edits):  # right to left: earlier columns stay put
+        line = lines[row - 1]
+        lines[row - 1] = line[:col] + pieces + line[end_col:]
+    return "".join(lines)
+
+
+def _string_pieces(literal: str, room: int) -> str | None:
+    """The string ``literal`` as adjacent literals of at most about ``room`` characters each, cut
+    after newlines where it has them; None for a literal this does not split (a prefixed or
+    triple-quoted one)."""
+    if literal[:1] not in ("'", '"') or literal[:3] in ("'''", '"""'):
+        return None
+    value = ast.literal_eval(literal)
+    if type(value) is not str:
+        return None
+    budget = max(room - 2, 8)  # less the piece's own quotes
+    pieces: list[str] = []
+    current: list[str] = []
+    size = 0
+    for line in value.splitlines(keepends=True):
+        for char in line:
+            cost = len(repr(char)) - 2
+            if current and size + cost > budget:
+                pieces.append("".join(current))
+                current, size = [], 0
+            current.append(char)
+            size += cost
+        if size > budget // 2:  # past half a piece: the next line starts a piece of its own
+            pieces.append("".join(current))
+            current, size = [], 0
+    if current:
+        pieces.append("".join(current))
+    return " ".join(repr(piece) for piece in pieces) if len(pieces) > 1 else None
 
 
 def _cut(line: str, columns: list[int], width: int) -> str:

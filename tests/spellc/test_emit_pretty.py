@@ -136,3 +136,27 @@ def test_pretty_module_keeps_the_spans_a_built_module_writes(tmp_path: Path) -> 
     out = run_module(tmp_path, "pretty", code)
     assert out == run_module(tmp_path, "plain", code)
     assert "fn  prog.spl:3:19 (called by map" in out and "(1, 16, 2, 3)" in out
+
+
+LONG_NAMES = """\
+(defn weighted-total [quantities unit-price discount-rate]
+  (reduce + 0 (map (fn [quantity] (* quantity unit-price (- 1 discount-rate))) quantities)))
+(defn describe [customer-record]
+  (str (get customer-record :name "anon") ": "
+       (weighted-total (get customer-record :quantities []) (get customer-record :price 0) 0.5)))
+(describe {:name "q" :quantities [1 2 3] :price 4})
+"""
+
+
+def test_renamed_temporaries_do_not_make_long_lines(tmp_path: Path) -> None:
+    """Naming temporaries after long Spell names lengthens lines the compiler cut to its width: they are
+    cut again, and the module runs as the plain one does."""
+    from spellc.emit.wrap import WIDTH
+
+    (tmp_path / "prog.spl").write_text(LONG_NAMES)
+    plain, pretty = build(tmp_path), build(tmp_path, "--pretty")
+    assert "customer_record__p0" in pretty and "unit_price__p1" in pretty
+    assert max(map(len, plain.splitlines())) <= WIDTH + 2
+    assert max(map(len, pretty.splitlines())) <= WIDTH + 2
+    code = "from spell_runtime.printer import pr_str\nprint(pr_str(m.value))"
+    assert run_module(tmp_path, "pretty", code) == run_module(tmp_path, "plain", code) == '"q: 12.0"\n'

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import ast
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 import spellc
 from spellc.compiler import build_module
 from spellc.emit.wrap import wrap_long_lines
@@ -33,3 +36,31 @@ def test_a_built_module_has_short_lines_and_runs_as_before() -> None:
     namespace: dict[str, object] = {"__name__": "built"}
     exec(compile(source, "built.py", "exec"), namespace)
     assert namespace["value"] == spellc.eval_string(PROGRAM)
+
+
+def test_a_long_string_constant_becomes_adjacent_literals_of_the_same_value() -> None:
+    table = "".join("row%d,%s,%d\n" % (i, "x" * (i % 7), i * 3) for i in range(40))
+    text = "def k():\n  return f(%r, 'short')\n" % table
+    wrapped = wrap_long_lines(text, 60)
+    assert ast.dump(ast.parse(wrapped)) == ast.dump(ast.parse(text))  # one constant, the same value
+    assert max(len(x) for x in wrapped.splitlines()) <= 60
+    assert wrapped.count("\n") > 10
+    # cut after the table's newlines, not inside its rows
+    assert all(piece.endswith("\\n'") or piece.endswith("'short')") for piece in
+               (line.strip() for line in wrapped.splitlines()[2:]))
+
+
+def test_prefixed_and_triple_quoted_strings_keep_their_text() -> None:
+    raw = "r'%s'" % ("\\d+ " * 40)
+    text = "x = f(%s, f'{y}%s', b'%s')\n" % (raw, "z" * 90, "w" * 90)
+    wrapped = wrap_long_lines(text, 60)
+    assert ast.dump(ast.parse(wrapped)) == ast.dump(ast.parse(text))
+    assert raw in wrapped and ("z" * 90) in wrapped and ("w" * 90) in wrapped
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(min_size=0, max_size=400), st.integers(min_value=20, max_value=130))
+def test_any_string_constant_survives_wrapping(value: str, width: int) -> None:
+    text = "x = f(%r, %r)\n" % (value, value[::-1])
+    wrapped = wrap_long_lines(text, width)
+    assert ast.dump(ast.parse(wrapped)) == ast.dump(ast.parse(text))
