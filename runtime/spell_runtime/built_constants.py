@@ -34,6 +34,7 @@ from typing import Any, Final
 from .bigdigits import parse_int
 from .core.registry import BUILTINS
 from .data import (
+    EMPTY,
     BigInt,
     Char,
     Float32,
@@ -41,6 +42,7 @@ from .data import (
     Keyword,
     LineVector,
     Pattern,
+    PList,
     SpellFn,
     SpellMap,
     SpellSet,
@@ -126,6 +128,7 @@ def decode_constants(text: str) -> list[Any]:
     """The constants encoded in ``text`` (see the module docstring), in order."""
     done: list[Any] = []
     names: dict[str, Any] = {}  # the interning table: tagged string → symbol or keyword
+    new_cell = PList.__new__
 
     def value(x: Any) -> Any:
         t = type(x)
@@ -145,8 +148,23 @@ def decode_constants(text: str) -> list[Any]:
             return made
         if t is list:
             tag = x[0]
-            if type(tag) is int:  # a list form whose head is a reference: written untagged
-                return plist(items(x))
+            if type(tag) is int:  # a list form whose head is a reference (most call forms): written untagged
+                # its cells built here, as ``plist`` builds them, without the list ``items`` would
+                # make first (an eighth of decoding compile-300's constants)
+                form: PList = EMPTY
+                n = 0
+                for y in reversed(x):
+                    n += 1
+                    cell = new_cell(PList)
+                    cell.first = done[y] if type(y) is int else value(y)
+                    cell.rest = form
+                    cell.count = n
+                    cell.is_seq = False
+                    cell.span = None
+                    cell.child_spans = None
+                    cell._src = None
+                    form = cell
+                return form
             if tag == "lv":
                 return LineVector(value(x[1]), tuple((s, n) for s, n in x[2]))
             return _TAGS[tag](x[1:] if tag in _RAW_TAGS else items(x[1:]))

@@ -9,9 +9,24 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from spell_runtime.built_constants import decode_constants, pack_numbers, unpack_numbers
 from spell_runtime.core.registry import BUILTINS
-from spell_runtime.data import BigInt, Char, Float32, Keyword, Pattern, SpellMap, SpellSet, Symbol, plist, vec
+from spell_runtime.data import (
+    BigInt,
+    Char,
+    Float32,
+    Keyword,
+    Pattern,
+    PList,
+    PVector,
+    SpellMap,
+    SpellSet,
+    Symbol,
+    plist,
+    vec,
+)
 
 import spellc
 from spellc.compiler import build_module
@@ -98,3 +113,43 @@ def test_call_form_list_heads_are_written_untagged_and_read_back_as_lists() -> N
     back = round_trip({"_k0": head, "_k1": call, "_k2": plist([1, head]), "_k3": plist([])})
     assert back["_k1"] == call and type(back["_k1"]) is type(call)
     assert back["_k2"] == plist([1, head]) and back["_k3"] == plist([])
+
+
+_ATOMS = st.one_of(
+    st.integers(-10 ** 30, 10 ** 30), st.floats(allow_nan=False), st.text(max_size=8), st.booleans(), st.none(),
+    st.sampled_from([Symbol("f"), Symbol("x"), Symbol("$y"), Symbol(":z"), Symbol("floor", "math"),
+                     Keyword("k"), Keyword("a", "ns")]),
+)
+_FORMS = st.recursive(_ATOMS, lambda inner: st.one_of(
+    st.lists(inner, max_size=5).map(plist),
+    st.lists(inner, max_size=5).map(lambda xs: plist([Symbol("g"), *xs])),  # a call form: written untagged
+    st.lists(inner, max_size=5).map(lambda xs: plist(xs, is_seq=True)),
+    st.lists(inner, max_size=5).map(vec),
+    st.lists(inner, max_size=5).map(tuple),
+), max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_FORMS, min_size=1, max_size=6))
+def test_any_nesting_of_forms_comes_back_equal_with_its_list_cells_intact(forms: list[Any]) -> None:
+    back = round_trip({"_k%d" % i: form for i, form in enumerate(forms)})
+
+    def same(a: Any, b: Any) -> None:
+        assert type(a) is type(b)
+        if type(a) in (tuple, PVector, PList):
+            assert len(a) == len(b)
+            for x, y in zip(a, b):
+                same(x, y)
+        elif isinstance(a, float):
+            assert str(a) == str(b)
+        else:
+            assert a == b
+        if type(a) is PList:
+            assert (a.is_seq, a.count) == (b.is_seq, b.count) and b.span is None
+            cell = b  # every cell counts what follows it, down to the empty list
+            while cell.count:
+                assert cell.rest.count == cell.count - 1
+                cell = cell.rest
+
+    for i, form in enumerate(forms):
+        same(form, back["_k%d" % i])
