@@ -107,22 +107,38 @@ def _string_pieces(literal: str, room: int) -> str | None:
         return None
     budget = max(room - 2, 8)  # less the piece's own quotes
     pieces: list[str] = []
-    current: list[str] = []
-    size = 0
+    current, size = "", 0  # short lines gathered into one piece, and their written length
     for line in value.splitlines(keepends=True):
-        for char in line:
-            cost = len(repr(char)) - 2
-            if current and size + cost > budget:
-                pieces.append("".join(current))
-                current, size = [], 0
-            current.append(char)
-            size += cost
+        cost = len(repr(line)) - 2
+        if current and size + cost > budget:
+            pieces.append(current)
+            current, size = "", 0
+        if cost > budget:  # a line longer than a piece: cut into runs
+            pieces += _runs(line, budget)
+            continue
+        current += line
+        size += cost
         if size > budget // 2:  # past half a piece: the next line starts a piece of its own
-            pieces.append("".join(current))
-            current, size = [], 0
+            pieces.append(current)
+            current, size = "", 0
     if current:
-        pieces.append("".join(current))
+        pieces.append(current)
     return " ".join(repr(piece) for piece in pieces) if len(pieces) > 1 else None
+
+
+def _runs(line: str, budget: int) -> list[str]:
+    """``line`` cut into runs whose literals are at most ``budget`` characters long (escapes counted)."""
+    runs: list[str] = []
+    start = 0
+    while start < len(line):
+        take = budget
+        written = len(repr(line[start:start + take])) - 2
+        while take > 1 and written > budget:  # escapes: shrink in proportion, at least by one
+            take = max(1, min(take - 1, take * budget // written))
+            written = len(repr(line[start:start + take])) - 2
+        runs.append(line[start:start + take])
+        start += take
+    return runs
 
 
 def _cut(line: str, columns: list[int], width: int) -> str:
