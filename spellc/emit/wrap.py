@@ -38,24 +38,26 @@ def wrap_long_lines(text: str, width: int = WIDTH) -> str:
     long_lines = {i + 1 for i, line in enumerate(lines) if len(line) > width + 1}
     if not long_lines:
         return text
-    split = _split_long_strings(text, lines, long_lines, width)
-    if split is not text:
-        text = split
-        lines = text.splitlines(keepends=True)
-        long_lines = {i + 1 for i, line in enumerate(lines) if len(line) > width + 1}
     breaks: dict[int, list[int]] = {n: [] for n in long_lines}  # line → columns a continuation may start at
+    literals: dict[int, list[tuple[int, int, list[str]]]] = {}  # line → its too-long literals' (col, end, pieces)
     depth = 0
     previous = ""
     after_string = False  # the previous token was a string literal: a break may fall between two
     for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-        (row, col), (end_row, _) = tok.start, tok.end
+        (row, col), (end_row, end_col) = tok.start, tok.end
         if end_row != row:  # a multi-line string: its lines are text, never cut
             for n in range(row, end_row + 1):
                 breaks.pop(n, None)
-        elif row in breaks and depth > 0 and (previous in _BREAK_AFTER or tok.string in _BREAK_BEFORE
-                                              or (after_string and tok.type == tokenize.STRING)):
-            if tok.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT) and tok.string not in _CLOSE:
-                breaks[row].append(col)
+        elif row in breaks and depth > 0:
+            if previous in _BREAK_AFTER or tok.string in _BREAK_BEFORE or (after_string and tok.type == tokenize.STRING):
+                if tok.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT) and tok.string not in _CLOSE:
+                    breaks[row].append(col)
+            if tok.type == tokenize.STRING:
+                line = lines[row - 1]
+                room = width - (len(line) - len(line.lstrip(" "))) - 2  # from a continuation's first column
+                pieces = _string_pieces(tok.string, room) if end_col - col > room else None
+                if pieces is not None:
+                    literals.setdefault(row, []).append((col, end_col, pieces))
         if tok.type == tokenize.OP:
             if tok.string in _OPEN:
                 depth += 1
@@ -65,38 +67,38 @@ def wrap_long_lines(text: str, width: int = WIDTH) -> str:
             previous = tok.string
             after_string = tok.type == tokenize.STRING
     for n, columns in breaks.items():
-        lines[n - 1] = _cut(lines[n - 1], columns, width)
+        line = lines[n - 1]
+        if n in literals:
+            line, columns = _with_pieces(line, literals[n], columns)
+        lines[n - 1] = _cut(line, columns, width)
     return "".join(lines)
 
 
-def _split_long_strings(text: str, lines: list[str], long_lines: set[int], width: int) -> str:
-    """``text`` with each plain string literal too long for its line, inside brackets on one of
-    ``long_lines``, written as adjacent short literals on that line; ``text`` itself when there is none."""
-    edits: list[tuple[int, int, int, str]] = []  # (row, col, end col, replacement)
-    depth = 0
-    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-        (row, col), (end_row, end_col) = tok.start, tok.end
-        if tok.type == tokenize.STRING and depth > 0 and row == end_row and row in long_lines:
-            line = lines[row - 1]
-            room = width - (len(line) - len(line.lstrip(" "))) - 2  # from a continuation's first column
-            if end_col - col > room:
-                pieces = _string_pieces(tok.string, room)
-                if pieces is not None:
-                    edits.append((row, col, end_col, pieces))
-        elif tok.type == tokenize.OP:
-            if tok.string in _OPEN:
-                depth += 1
-            elif tok.string in _CLOSE:
-                depth -= 1
-    if not edits:
-        return text
-    for row, col, end_col, pieces in reversed(edits):  # right to left: earlier columns stay put
-        line = lines[row - 1]
-        lines[row - 1] = line[:col] + pieces + line[end_col:]
-    return "".join(lines)
+def _with_pieces(line: str, literals: list[tuple[int, int, list[str]]],
+                 columns: list[int]) -> tuple[str, list[int]]:
+    """``line`` with each of its ``literals`` (col, end col, pieces; in order) written as its adjacent
+    pieces, and the break ``columns`` moved with the text, plus one before every piece but the first."""
+    out: list[str] = []
+    moved: list[int] = []
+    shift = at = k = 0  # text added so far; where the copy of ``line`` stands; the next column to move
+    for col, end, pieces in literals:
+        while k < len(columns) and columns[k] <= col:
+            moved.append(columns[k] + shift)
+            k += 1
+        joined = " ".join(pieces)
+        start = col + shift
+        for piece in pieces[:-1]:
+            start += len(piece) + 1
+            moved.append(start)
+        out += [line[at:col], joined]
+        at = end
+        shift += len(joined) - (end - col)
+    moved += [c + shift for c in columns[k:]]
+    out.append(line[at:])
+    return "".join(out), moved
 
 
-def _string_pieces(literal: str, room: int) -> str | None:
+def _string_pieces(literal: str, room: int) -> list[str] | None:
     """The string ``literal`` as adjacent literals of at most about ``room`` characters each, cut
     after newlines where it has them; None for a literal this does not split (a prefixed or
     triple-quoted one)."""
@@ -123,7 +125,7 @@ def _string_pieces(literal: str, room: int) -> str | None:
             current, size = "", 0
     if current:
         pieces.append(current)
-    return " ".join(repr(piece) for piece in pieces) if len(pieces) > 1 else None
+    return [repr(piece) for piece in pieces] if len(pieces) > 1 else None
 
 
 def _runs(line: str, budget: int) -> list[str]:
