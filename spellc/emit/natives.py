@@ -84,6 +84,8 @@ class NativeEmitter(ValueEmitter):
         (ea, _, _), (eb, _, _) = ops
         if _is_int(ac) and _is_int(bc):
             return None, True, a, b, ea, eb
+        if not _is_int(ac) and not _is_int(bc):
+            return P.types_are(ea, eb, P.name("int")), False, a, b, a, b
         parts: list[ast.expr] = []
         for e_, _, c_ in ops:
             if _is_int(c_):
@@ -295,8 +297,7 @@ class NativeEmitter(ValueEmitter):
                 return P.is_(xe, ye)
             if type(c) in (Keyword, Symbol, bool):
                 return P.is_(xe, ye)
-        checks = [P.is_(P.callname("type", xe), P.name("int")), P.is_(P.callname("type", ye), P.name("int"))]
-        return P.ifexp(P.bitand(*checks), P.compare(xa, P.EQ, ya), P.callname(H.SPELL_EQ, xa, ya))
+        return P.ifexp(P.types_are(xe, ye, P.name("int")), P.compare(xa, P.EQ, ya), P.callname(H.SPELL_EQ, xa, ya))
 
 
 _Builder = Callable[[Any, str, list[ast.expr]], ast.expr]

@@ -298,6 +298,16 @@ def not_(v: ast.expr) -> ast.UnaryOp:
     return node
 
 
+def types_are(a: ast.expr, b: ast.expr, t: ast.expr) -> ast.Compare:
+    """``type(a) is type(b) is t``: true when both values' exact type is ``t``. Both ``type(...)``
+    operands are evaluated before the chain's first test, so walrus stores inside them both happen,
+    as with ``(type(a) is t) & (type(b) is t)`` — in one comparison node with no parenthesised groups:
+    fewer nodes to compile, fewer tokens in a built module, and faster (issue 12). Two values only:
+    a third ``type(c)`` would be evaluated only if the first test held."""
+    tb = callname("type", b)
+    return chain(callname("type", a), [_IS, _IS], [tb, t])
+
+
 def bitand(*vals: ast.expr) -> ast.expr:
     """``a & b & c``: evaluates every operand (no short circuit), keeping left-to-right order."""
     out = vals[0]

@@ -127,3 +127,18 @@ def test_made_nodes_compile_and_unparse_like_plain_ones() -> None:
                                        body=plain, decorator_list=[], returns=None))
     assert isinstance(plain_fn, ast.stmt)
     assert ast.unparse(mod) == ast.unparse(ast.Module(body=[plain_fn], type_ignores=[]))
+
+
+@pytest.mark.parametrize("a, b, both_int", [(1, 2, True), (1.5, 2, False), (1, "2", False), (True, 1, False),
+                                            (None, None, False)])
+def test_types_are_tests_both_types_and_stores_both_operands(a: object, b: object, both_int: bool) -> None:
+    """``type(x := a) is type(y := b) is int``: whatever the first type, both stores happen (the slow
+    path that follows reads both temporaries), and it holds only when both types are exactly int."""
+    with P.at(POS):
+        test = P.types_are(P.walrus("x", P.name("a")), P.walrus("y", P.name("b")), P.name("int"))
+    assert isinstance(test, ast.Compare) and len(test.ops) == 2  # one chain, no ``&`` of two tests
+    tree = ast.Expression(test)
+    ast.fix_missing_locations(tree)
+    scope: dict[str, object] = {"a": a, "b": b}
+    assert eval(compile(tree, "<test>", "eval"), scope) is both_int
+    assert scope["x"] is a and scope["y"] is b
