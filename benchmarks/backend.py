@@ -16,7 +16,10 @@ interleaved in the same run and reports the ratio of medians (architecture.md §
   and the two again under ``python -S`` (site-packages on ``PYTHONPATH`` instead): a start-up without
   the ``.pth`` hooks an installation runs in every interpreter (on the machines this was measured on,
   a certificate hook importing ``certifi`` and setuptools' editable-install finder, ~25 ms of the
-  ~33 ms ``python -c pass``, none of it ours), as a plain ``pip install`` of the wheel would start.
+  ~33 ms ``python -c pass``, none of it ours), as a plain ``pip install`` of the wheel would start;
+  and the two once more from a fresh virtual environment over this interpreter (``clean_venv``): ``site``
+  runs as usual, but none of the installation's ``.pth`` hooks do — how ``python`` starts where the
+  installation has none.
 
 ``PYTHONDONTWRITEBYTECODE=1`` is set for every child; the packages' own bytecode is written first,
 as ``pip install`` would, so start-up rows measure the installed case.
@@ -113,11 +116,23 @@ def startup(repeat: int) -> tuple[float, float, int]:
     return statistics.median(spell), statistics.median(bare), max(rss)
 
 
-def built_vs_run(built: Path, repeat: int, flags: tuple[str, ...] = ()) -> tuple[float, float, int, int, float]:
+def clean_venv(directory: Path) -> str:
+    """The interpreter of a new virtual environment in ``directory`` that imports this one's packages
+    (a ``.pth`` line naming their directory adds it to the path without running the ``.pth`` files in it)."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(directory)], check=True, capture_output=True)
+    ours = sysconfig.get_paths()
+    theirs = sysconfig.get_paths(vars={"base": str(directory), "platbase": str(directory)})
+    Path(theirs["purelib"], "_packages_of_the_benchmarked_python.pth").write_text(
+        "%s\n%s\n" % (ours["purelib"], ours["platlib"]), encoding="utf-8")
+    return str(directory / "bin" / "python")
+
+
+def built_vs_run(built: Path, repeat: int, flags: tuple[str, ...] = (),
+                 python: str = sys.executable) -> tuple[float, float, int, int, float]:
     """Medians of ``python built.py`` and ``spellc run`` (and a bare start, timed between them: the
     ratio net of it shows how much of the row is the interpreter's own start on this machine), each
     run as ``python <flags> ...``."""
-    py = [sys.executable, *flags]
+    py = [python, *flags]
     run_t, built_t, run_rss, built_rss, bare_t = [], [], [], [], []
     for _ in range(repeat):
         bare_t.append(_run_rss([*py, "-c", "pass"])[0])
@@ -165,6 +180,9 @@ def main() -> None:
         print("| peak RSS: built.py / spellc run | %.1f MB | %.1f MB | — | — |" % (brss / 1024, rrss / 1024))
         bt, rt, _, _, bare = built_vs_run(built, repeat, ("-S",))
         print("| the same two under `python -S` (no `.pth` start-up hooks; bare start %.0f ms) | %.0f ms | %.0f ms "
+              "| %.2f× | — |" % (bare * 1000, bt * 1000, rt * 1000, bt / rt))
+        bt, rt, _, _, bare = built_vs_run(built, repeat, python=clean_venv(Path(tmp, "venv")))
+        print("| the same two from a fresh venv (`site` on, no `.pth` hooks; bare start %.0f ms) | %.0f ms | %.0f ms "
               "| %.2f× | — |" % (bare * 1000, bt * 1000, rt * 1000, bt / rt))
 
 

@@ -80,7 +80,10 @@ _base: Optional[dict[str, Any]] = None
 
 
 def base_namespace() -> dict[str, Any]:
-    """The helpers every compiled module sees as globals (built once)."""
+    """The helpers every compiled module sees as globals (built once). Building them loads the whole
+    builtin library, which the analyser consults: every path into the compiler calls this before it
+    analyses anything, so a process where a built module loaded only its share of the library
+    (``spell_runtime.library``) compiles against all of it."""
     global _base
     if _base is None:
         from spell_runtime.abi import compiled_namespace

@@ -37,7 +37,9 @@ temps       ``_a`` argument, ``_f`` call head, ``_ty`` its type, ``_mr`` a publi
 from __future__ import annotations
 
 import operator
-from typing import Any, Final
+from typing import Any, Final, Optional
+
+from .library import load as load_library
 
 
 class H:
@@ -180,13 +182,17 @@ class L:
 _NAMESPACE: dict[str, Any] | None = None
 
 
-def compiled_namespace() -> dict[str, Any]:
+def compiled_namespace(library: Optional[tuple[str, ...]] = None) -> dict[str, Any]:
     """The globals of every compiled module: ``H``'s names bound to the runtime's objects.
 
-    Loading it loads the whole builtin library, since compiled code refers to builtins directly.
+    Loading it loads the builtin library, since compiled code refers to builtins directly: the whole
+    of it, or, with ``library``, the modules that register the builtins a built module's code refers
+    to (``spell_runtime.library`` says when the rest loads). Every call loads what it is asked for:
+    a second built module may need modules the first did not.
     """
     global _NAMESPACE
     if _NAMESPACE is not None:
+        load_library(library)
         return dict(_NAMESPACE)
     from . import frame_paths, inline, published
     from . import support as s
@@ -202,11 +208,10 @@ def compiled_namespace() -> dict[str, Any]:
     from .epoch import EPOCH, MOVED
     from .errors import SpellError
     from .keyword_assoc import assoc_keywords
-    from .library import load
     from .stale_bodies import watch
     from .units import BindsBuiltins, DefFn, DefValue
 
-    load()
+    load_library(library)
     ns: dict[str, Any] = {
         H.MISS: s.MISS, H.NOTHING: s.NOTHING, H.NO_ENTRY: NO_ENTRY, H.SPELL_FN: SpellFn, H.SPELL_MAP: SpellMap,
         H.SPELL_ERROR: SpellError, H.MAYBE_RECUR: frozenset({SpellMap, RecurMarker}), H.PVECTOR: PVector, H.EPOCH: EPOCH,

@@ -22,7 +22,7 @@ from .data.atoms import Keyword, Symbol
 from .data.lookup import get
 from .effects.context import EffectContext
 from .effects.namespace_maps import effect_hint, effect_namespaces
-from .library import load
+from .library import load, loaded_any
 from .support import set_recursion_limit
 
 DEFAULT_NAMESPACES = ("io", "web", "globals")
@@ -76,8 +76,10 @@ def fresh_env(env: Optional[dict[Any, Any]] = None, options: Optional[dict[str, 
     ``library`` adds always-visible builtins (library namespaces, ``spell_runtime.libns``): unlike the
     effect namespaces they are pure code, so they are not gated behind ``eval``.
     """
-    load()
+    if library or not loaded_any():
+        load()  # a copy of the table (``library``) would not see modules loaded later: all of it now
     set_recursion_limit()
+    # the context shares the table: builtins a built module's share left out are seen once they load
     ctx = Context({**BUILTINS, **library} if library else BUILTINS, options=dict(options or {}))
     configure_effects(ctx, effects, namespaces, extra_builtins)
     D = new_table(ctx)

@@ -37,6 +37,7 @@ from .epoch import EPOCH  # re-exported: the binding epoch (see spell_runtime.ep
 from .errors import NO_VALUE, ControlError, HostError, SpellError, StackOverflow
 from .invoke import call as call_callable  # at module level: call_host runs on every host call
 from .libns import claim
+from .library import load_rest
 from .packnum import pack_numbers, unpack_numbers, unzigzag, zigzag
 
 MISS: Any = object()
@@ -56,7 +57,7 @@ def miss(D: dict[Any, Any], sym: Symbol) -> Any:
     """Resolve a symbol that is not in the env: builtins, else a gate hint, else unbound."""
     ctx: Context = D[CTX_KEY]
     v = ctx.builtins.get(sym, MISS)
-    if v is not MISS:
+    if v is not MISS or load_rest() and (v := ctx.builtins.get(sym, MISS)) is not MISS:
         return v
     raise unbound(ctx, sym)
 
@@ -89,7 +90,7 @@ def ns_path(D: dict[Any, Any], root: Symbol, keys: tuple[Keyword, ...], whole: S
     if v is MISS:
         ctx: Context = D[CTX_KEY]
         v = ctx.builtins.get(root, MISS)
-        if v is MISS:
+        if v is MISS and not (load_rest() and (v := ctx.builtins.get(root, MISS)) is not MISS):
             raise unbound(ctx, root, whole)
     for k in keys:
         v = get(v, k)
@@ -366,6 +367,8 @@ def macro_into(D: dict[Any, Any], m: Optional[SpellMap], form: PList, undo: list
 def mark_core(mark: list[Any], entries: list[Any]) -> None:
     """Mark an activation's flag when the undo ``entries`` (one per binding made in its frame) bind
     a core builtin name: its static references to that name no longer hold (``spellc.analyze.late``)."""
+    if not mark and entries:
+        load_rest()  # the whole library's names, not only a built module's share
     if not mark and any(type(e[0]) is Symbol and e[0] in BUILTINS for e in entries):
         mark.append(True)
 

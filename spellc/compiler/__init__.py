@@ -274,7 +274,7 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
 
     Running it prints the value; importing it computes ``value``.
     """
-    from ..emit.constants import RUNTIME_IMPORTS, SCRIPT_GC, ConstantEncoder, constants_source
+    from ..emit.constants import SCRIPT_GC, ConstantEncoder, constants_source, library_modules, runtime_imports
 
     base_namespace()
     support.set_recursion_limit()  # analysis and unparse recurse with the nesting (as evaluation does)
@@ -321,14 +321,16 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
                 const_refs.append(py_node)
     if emitter.places:  # each form-less place's table entry names it: a low entry, one character in the table
         uses[no_form] = len(emitter.places) - len(emitter.place_symbols)
-    entries, entry_of_name = ConstantEncoder().encode(emitter.consts, first=[name for name, _ in uses.most_common()],
-                                                      apart=frozenset(id(f) for f in [*quoted, *firsts, *emitter.table.values()]))
+    encoder = ConstantEncoder()
+    entries, entry_of_name = encoder.encode(emitter.consts, first=[name for name, _ in uses.most_common()],
+                                            apart=frozenset(id(f) for f in [*quoted, *firsts, *emitter.table.values()]))
     # Code names each constant by the entry it is bound to (equal constants share one entry and name).
     for ref in const_refs:
         ref.id = "_k%d" % entry_of_name[ref.id]
     ast.fix_missing_locations(mod)
     header = '"""Compiled from %s by spellc %s. Imports only the Spell runtime."""\n\n%s\n%s\n%s\n\n' % (
-        source_name, COMPILER_VERSION, SCRIPT_GC, RUNTIME_IMPORTS, constants_source(entries))
+        source_name, COMPILER_VERSION, SCRIPT_GC, runtime_imports(library_modules(encoder.builtin_names)),
+        constants_source(entries))
     body = wrap_long_lines(python_text(mod))
     # Host failures are attributed by position, so the table is keyed by positions in this very file.
     offset = header.count("\n")

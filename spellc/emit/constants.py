@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any, Optional
 
 from spell_runtime.bigdigits import int_text, is_short_int
-from spell_runtime.core.registry import BUILTINS, INFO, EnvFn
+from spell_runtime.core.registry import BUILTINS, INFO, OWNERS, EnvFn
 from spell_runtime.data import (
     BigInt,
     Char,
@@ -53,8 +53,38 @@ from spell_runtime.built_constants import bind_constants, spans_later
 from spell_runtime.data import Keyword, Symbol
 from spell_runtime.support import SpanTable
 
-globals().update(compiled_namespace())
+globals().update(compiled_namespace(%s))
 """
+
+
+def runtime_imports(library: Optional[tuple[str, ...]]) -> str:
+    """The built module's imports and globals, loading the builtin modules ``library`` (the whole
+    builtin library when None), written a few to a line."""
+    if library is None:
+        return RUNTIME_IMPORTS % ""
+    if not library:
+        return RUNTIME_IMPORTS % "()"
+    lines: list[str] = []
+    for name in library:
+        item = "%r," % name
+        if lines and len(lines[-1]) + 1 + len(item) <= LINE_WIDTH:
+            lines[-1] += " " + item
+        else:
+            lines.append("    " + item)
+    return RUNTIME_IMPORTS % ("(\n%s\n)" % "\n".join(lines))
+
+
+def library_modules(names: set[str]) -> Optional[tuple[str, ...]]:
+    """The modules that register the builtins named ``names`` (``registry.OWNERS``): a built module
+    loads only these, the rest of the library when something needs it (``spell_runtime.library``).
+    None — the whole library — if one has no known module."""
+    owners: set[str] = set()
+    for name in names:
+        owner = OWNERS.get(Symbol(name))
+        if owner is None:
+            return None
+        owners.add(owner)
+    return tuple(sorted(owners))
 
 LINE_WIDTH = 100
 """Longest piece of the constants text written on one line; a longer entry is cut into pieces."""
@@ -102,6 +132,8 @@ class ConstantEncoder:
     def __init__(self) -> None:
         self._index: Optional[dict[int, Encoded]] = None
         self._entry_of: dict[int, int] = {}  # id(value) -> entry, for values already encoded
+        self.builtin_names: set[str] = set()
+        """The builtins (namespaces for their members) the encoded constants refer to."""
 
     def encode(self, consts: dict[str, Any], first: Sequence[str] = (),
                apart: frozenset[int] = frozenset()) -> tuple[list[str], dict[str, int]]:
@@ -144,7 +176,10 @@ class ConstantEncoder:
     def _builtin(self, value: Any) -> Optional[Encoded]:
         if self._index is None:
             self._index = _builtin_index()
-        return self._index.get(id(value))
+        found = self._index.get(id(value))
+        if found is not None:
+            self.builtin_names.add(found[1])  # ["b", name] or ["bs", namespace, member]
+        return found
 
     def _encode(self, v: Any, top: bool = False) -> Encoded:
         if not top:

@@ -45,6 +45,7 @@ from typing import Any, Final, Optional
 from ..data.atoms import LONG_MAX, LONG_MIN, Symbol
 from ..data.pvec import pvector
 from ..data.vector import PVector
+from ..library import GENERATION
 from ..optimise import ENABLED
 from .longvecs import Bounds, long_bounds, record
 from .registry import BUILTINS
@@ -198,36 +199,37 @@ def _filter_some(items: list[Any], keep: bool, known: Optional[Bounds] = None) -
     return [x for x in items if (x is not None) is keep]
 
 
+_FILLED = [-1]
+"""The library's ``GENERATION`` the identity tables were filled at (a built module loads only its share
+of the library: when more of it loads, the tables fill again with the builtins that came with it)."""
+
+
 def _tables() -> None:
     """Fill the identity tables from the registry (on first use: the registry fills as the
-    defining modules are imported, and those import this one)."""
-    from ..library import load
+    defining modules are imported, and those import this one), with the builtins registered now."""
+    from ..library import load, loaded_any
 
-    load()
-
-    def ident(name: str) -> int:
-        return id(BUILTINS[Symbol(name)])
-
-    _REDUCERS[ident("+")] = _sum_longs
-    _REDUCERS[ident("+'")] = _sum_longs
-    _REDUCERS[ident("max")] = _extreme_longs(max)
-    _REDUCERS[ident("min")] = _extreme_longs(min)
-    _REDUCERS[ident("conj")] = _conj_vector
-    _MAPPERS[ident("inc")] = _map_inc
-    _MAPPERS[ident("dec")] = _map_dec
-    _PREDICATES[ident("even?")] = _filter_even
-    _PREDICATES[ident("odd?")] = _filter_odd
-    _PREDICATES[ident("pos?")] = _filter_pos
-    _PREDICATES[ident("neg?")] = _filter_neg
-    _PREDICATES[ident("nil?")] = _filter_nil
-    _PREDICATES[ident("some?")] = _filter_some
+    if not loaded_any():
+        load()
+    _FILLED[0] = GENERATION[0]
+    tables: list[tuple[dict[int, Any], str, Any]] = [
+        (_REDUCERS, "+", _sum_longs), (_REDUCERS, "+'", _sum_longs), (_REDUCERS, "max", _extreme_longs(max)),
+        (_REDUCERS, "min", _extreme_longs(min)), (_REDUCERS, "conj", _conj_vector),
+        (_MAPPERS, "inc", _map_inc), (_MAPPERS, "dec", _map_dec),
+        (_PREDICATES, "even?", _filter_even), (_PREDICATES, "odd?", _filter_odd), (_PREDICATES, "pos?", _filter_pos),
+        (_PREDICATES, "neg?", _filter_neg), (_PREDICATES, "nil?", _filter_nil), (_PREDICATES, "some?", _filter_some),
+    ]
+    for table, name, fast in tables:
+        value = BUILTINS.get(Symbol(name))
+        if value is not None:
+            table[id(value)] = fast
 
 
 def _ready() -> bool:
     """Tables filled; False when optimisations are switched off (``spell_runtime.optimise``)."""
     if not ENABLED[0]:
         return False
-    if not _REDUCERS:
+    if _FILLED[0] != GENERATION[0]:
         _tables()
     return True
 

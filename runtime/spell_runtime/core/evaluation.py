@@ -29,6 +29,9 @@ EffectInstaller = Callable[[Context, dict[Symbol, Any]], None]
 
 
 def _with_effects(ctx: Context) -> dict[Symbol, Any]:
+    from ..library import load_rest
+
+    load_rest()  # a copy would not see the modules a built module's share left out if they loaded later
     table = dict(ctx.builtins)
     installer: Optional[EffectInstaller] = ctx.options.get("install_effects")
     if installer is not None:

@@ -317,4 +317,4 @@ MEMBERS: Final[dict[str, Any]] = {
 MATH_NS: Final = namespace(MEMBERS, short_docs="Mathematical functions (mirrors java.lang.Math).",
                            guide=_GUIDE, detail=_DETAIL)
 
-register_value("math", MATH_NS)
+register_value("math", MATH_NS, __name__)

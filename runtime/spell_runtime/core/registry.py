@@ -17,6 +17,7 @@ an arity range used only on the error path to tell an arity mistake from a
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any, Optional, TypeVar
 
@@ -58,6 +59,10 @@ BUILTINS: dict[Symbol, Any] = {}
 """Unqualified name → value (a function, an ``EnvFn`` or a namespace map)."""
 
 INFO: dict[int, BuiltinInfo] = {}
+
+OWNERS: dict[Symbol, str] = {}
+"""Unqualified name → the module that registers it: what a built module's share of the library is made
+of (``spell_runtime.library``, ``spellc.emit.constants.library_modules``)."""
 """id(value) → info, for every registered builtin function value."""
 
 FAST: dict[int, dict[int, Callable[..., Any]]] = {}
@@ -111,16 +116,20 @@ def builtin(name: str, *, env: bool = False, host: Optional[str] = None) -> Call
         lo, hi = arity_range(fn, 1 if env else 0)
         value: Any = EnvFn(fn, name) if env else fn
         info = BuiltinInfo(name, host_name, lo, hi, env, value)
-        BUILTINS[Symbol(name)] = value
+        sym = Symbol(name)
+        BUILTINS[sym] = value
+        # the module registering it (whose import brings it back), not the one defining ``fn``
+        OWNERS[sym] = sys._getframe(1).f_globals.get("__name__", fn.__module__)
         INFO[id(value)] = info
         return fn
 
     return register
 
 
-def register_value(name: str, value: Any) -> None:
-    """Bind a non-function builtin (a namespace map such as ``strings``)."""
+def register_value(name: str, value: Any, module: str) -> None:
+    """Bind a non-function builtin (a namespace map such as ``strings``) registered by ``module``."""
     BUILTINS[Symbol(name)] = value
+    OWNERS[Symbol(name)] = module
 
 
 def info_of(value: Any) -> Optional[BuiltinInfo]:

@@ -319,4 +319,4 @@ STRINGS_MEMBERS: Final[dict[str, Any]] = {
 STRINGS_NS: Final = make_namespace(STRINGS_MEMBERS, short_docs="String manipulation and regex (mirrors clojure.string).",
                               guide=_STRINGS_GUIDE, detail=_STRINGS_DETAIL)
 
-register_value("strings", STRINGS_NS)
+register_value("strings", STRINGS_NS, __name__)
