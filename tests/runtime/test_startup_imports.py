@@ -1,7 +1,7 @@
 """What starting a compiled program costs: the runtime's import-time work (issue 12).
 
 A module written by ``spellc build`` imports only the runtime, calls ``compiled_namespace()`` (the
-whole builtin library), decodes its constants and starts the program with ``program.fresh_env``;
+builtin library, or the share of it its code refers to: ``test_library_share.py``), decodes its constants and starts the program with ``program.fresh_env``;
 ``spellc eval``/``run`` do the same through the compiler. Work that only some programs need is
 done on first use instead: the runtime's regular expressions are compiled, and ``array``,
 ``unicodedata``, ``json``, ``spell_runtime.edits`` and the effect implementations imported, when a
