@@ -56,6 +56,9 @@ from spell_runtime.support import SpanTable
 globals().update(compiled_namespace(%s))
 """
 
+LINE_WIDTH = 100
+"""Longest piece of the constants text written on one line; a longer entry is cut into pieces."""
+
 
 def runtime_imports(library: Optional[tuple[str, ...]]) -> str:
     """The built module's imports and globals, loading the builtin modules ``library`` (the whole
@@ -85,9 +88,6 @@ def library_modules(names: set[str]) -> Optional[tuple[str, ...]]:
             return None
         owners.add(owner)
     return tuple(sorted(owners))
-
-LINE_WIDTH = 100
-"""Longest piece of the constants text written on one line; a longer entry is cut into pieces."""
 
 
 # ``Keyword`` and ``Symbol`` stay importable from a built module: code appended to one (a package's

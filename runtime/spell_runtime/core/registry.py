@@ -59,11 +59,11 @@ BUILTINS: dict[Symbol, Any] = {}
 """Unqualified name → value (a function, an ``EnvFn`` or a namespace map)."""
 
 INFO: dict[int, BuiltinInfo] = {}
+"""id(value) → info, for every registered builtin function value."""
 
 OWNERS: dict[Symbol, str] = {}
 """Unqualified name → the module that registers it: what a built module's share of the library is made
 of (``spell_runtime.library``, ``spellc.emit.constants.library_modules``)."""
-"""id(value) → info, for every registered builtin function value."""
 
 FAST: dict[int, dict[int, Callable[..., Any]]] = {}
 """id(builtin value) → {argument count: a fixed-arity function with the same meaning}.
