@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from .data.atoms import Symbol
+from .library import load_rest
 
 
 class _CtxKey:
@@ -66,6 +67,15 @@ class Context:
         self.eval_depth = 0
         self.options = options if options is not None else {}
         self.future_ns = None
+
+    def builtin(self, sym: Symbol, default: Any = None) -> Any:
+        """The builtin named ``sym``, else ``default``. A name the table lacks may belong to a module a
+        built module's share of the library left out (``spell_runtime.library``): the rest of the
+        library is loaded and the table read again before the answer is no."""
+        v = self.builtins.get(sym, default)
+        if v is default and load_rest():
+            v = self.builtins.get(sym, default)
+        return v
 
     def copy(self) -> Context:
         c = Context(self.builtins, self.gated, self.effects, self.options)

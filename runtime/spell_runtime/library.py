@@ -7,8 +7,9 @@ A built module loads only its share (issue 12.4): the modules that register the 
 refers to (``spellc build`` writes their names, from ``registry.OWNERS``). The rest loads on the first
 question only the whole library can answer, each of which calls ``load_rest`` first:
 
-- a symbol that is neither bound nor a loaded builtin (``support.miss``, ``support.ns_path``,
-  ``effects.patterns``): it may name a builtin of a module not loaded yet;
+- a symbol that is neither bound nor a loaded builtin (``context.Context.builtin``, through which
+  ``support.miss``, ``support.ns_path`` and ``effects.patterns`` read builtins by name): it may name a
+  builtin of a module not loaded yet;
 - whether a binding shadows a core name (``support.mark_core``);
 - evaluating new code (``eval``'s table, ``core.evaluation``; and the compiler, whose
   ``state.base_namespace`` loads the whole library before it analyses anything).
@@ -44,20 +45,23 @@ def load(modules: Optional[Iterable[str]] = None) -> None:
     global _loaded, _some
     if _loaded:
         return
-    names = [name if "." in name else "spell_runtime.core." + name for name in _MODULES] if modules is None \
-        else list(modules)
-    for full in names:
+    if modules is None:
+        modules = [name if "." in name else "spell_runtime.core." + name for name in _MODULES]
+        whole = True
+    else:
+        whole = False
+    for full in modules:
         try:
             # ``__import__`` rather than ``importlib.import_module``: only the former goes through
             # the interpreter's import entry point, so ``-X importtime`` (benchmarks/startup_imports.py)
             # lists what each builtin module costs instead of hiding the whole library.
             __import__(full)
         except ModuleNotFoundError as e:  # only while the library is being written
-            if e.name != full or modules is not None:
+            if e.name != full or not whole:
                 raise
     _register_fast_paths()
     GENERATION[0] += 1
-    if modules is None:
+    if whole:
         _loaded = True
     else:
         _some = True

@@ -56,8 +56,8 @@ K_RECOVERY = Keyword("recovery-phase", "spell")
 def miss(D: dict[Any, Any], sym: Symbol) -> Any:
     """Resolve a symbol that is not in the env: builtins, else a gate hint, else unbound."""
     ctx: Context = D[CTX_KEY]
-    v = ctx.builtins.get(sym, MISS)
-    if v is not MISS or load_rest() and (v := ctx.builtins.get(sym, MISS)) is not MISS:
+    v = ctx.builtin(sym, MISS)
+    if v is not MISS:
         return v
     raise unbound(ctx, sym)
 
@@ -89,8 +89,8 @@ def ns_path(D: dict[Any, Any], root: Symbol, keys: tuple[Keyword, ...], whole: S
     v = D.get(root, MISS)
     if v is MISS:
         ctx: Context = D[CTX_KEY]
-        v = ctx.builtins.get(root, MISS)
-        if v is MISS and not (load_rest() and (v := ctx.builtins.get(root, MISS)) is not MISS):
+        v = ctx.builtin(root, MISS)
+        if v is MISS:
             raise unbound(ctx, root, whole)
     for k in keys:
         v = get(v, k)
@@ -367,9 +367,10 @@ def macro_into(D: dict[Any, Any], m: Optional[SpellMap], form: PList, undo: list
 def mark_core(mark: list[Any], entries: list[Any]) -> None:
     """Mark an activation's flag when the undo ``entries`` (one per binding made in its frame) bind
     a core builtin name: its static references to that name no longer hold (``spellc.analyze.late``)."""
-    if not mark and entries:
-        load_rest()  # the whole library's names, not only a built module's share
-    if not mark and any(type(e[0]) is Symbol and e[0] in BUILTINS for e in entries):
+    if mark or not entries:
+        return
+    load_rest()  # the whole library's names, not only a built module's share
+    if any(type(e[0]) is Symbol and e[0] in BUILTINS for e in entries):
         mark.append(True)
 
 

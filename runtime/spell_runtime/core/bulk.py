@@ -45,7 +45,7 @@ from typing import Any, Final, Optional
 from ..data.atoms import LONG_MAX, LONG_MIN, Symbol
 from ..data.pvec import pvector
 from ..data.vector import PVector
-from ..library import GENERATION
+from ..library import GENERATION, load, loaded_any
 from ..optimise import ENABLED
 from .longvecs import Bounds, long_bounds, record
 from .registry import BUILTINS
@@ -207,8 +207,6 @@ of the library: when more of it loads, the tables fill again with the builtins t
 def _tables() -> None:
     """Fill the identity tables from the registry (on first use: the registry fills as the
     defining modules are imported, and those import this one), with the builtins registered now."""
-    from ..library import load, loaded_any
-
     if not loaded_any():
         load()
     _FILLED[0] = GENERATION[0]

@@ -22,6 +22,7 @@ from ..data.plist import plist
 from ..data.vector import is_vector, vec
 from ..errors import HostError, SpellError
 from ..errors_result import error_result
+from ..library import load_rest
 from .registry import EnvFn, builtin
 
 EffectInstaller = Callable[[Context, dict[Symbol, Any]], None]
@@ -29,8 +30,6 @@ EffectInstaller = Callable[[Context, dict[Symbol, Any]], None]
 
 
 def _with_effects(ctx: Context) -> dict[Symbol, Any]:
-    from ..library import load_rest
-
     load_rest()  # a copy would not see the modules a built module's share left out if they loaded later
     table = dict(ctx.builtins)
     installer: Optional[EffectInstaller] = ctx.options.get("install_effects")

@@ -31,7 +31,6 @@ from ..context import context_of
 from ..data import Keyword, SpellMap, Symbol
 from ..data.vector import vec
 from ..errors import HostError
-from ..library import load_rest
 from .args import reject
 from .context import EffectContext
 
@@ -253,11 +252,7 @@ def call_module(ctx: EffectContext, D: Any, module: Any, function: Any, *args: A
 def _visible(D: Any, sym: Symbol) -> Optional[Any]:
     if sym in D:
         return D[sym]
-    builtins = context_of(D).builtins
-    found = builtins.get(sym)
-    if found is None and load_rest():  # a builtin a built module's share left out
-        found = builtins.get(sym)
-    return found
+    return context_of(D).builtin(sym)
 
 
 def build(ctx: EffectContext) -> SpellMap:
