@@ -42,6 +42,12 @@ import then loads nothing for it."""
 _positions_cache: dict[int, tuple[CodeType, list[tuple[Optional[int], Optional[int], Optional[int], Optional[int]]]]] = {}
 """id(code) → (code, its co_positions). Keyed by identity: hashing a code object hashes its contents."""
 
+LINE_BASES: dict[str, int] = {}
+"""File name → the number added to its lines before its module's ``SpanTable`` is read: the parts of a
+built module (``spell_runtime.built_parts``). A module ``spellc build`` splits keeps one position table
+for all of its files, in which part ``k``'s line ``n`` is line ``k * PART_LINE_STEP + n``; the loader
+registers each part here as it runs it."""
+
 _site_cache: dict[tuple[int, int], tuple[CodeType, tuple[Any, Any, Any]]] = {}
 """(id(code), instruction) → (code, ``site_in_frame`` result): a deep recursion asks the same few
 sites tens of thousands of times while it unwinds."""
@@ -117,6 +123,17 @@ def raw_position(tb: Optional[TracebackType]) -> Optional[tuple[Any, ...]]:
     return None
 
 
+def table_position(tb: Optional[TracebackType]) -> Optional[tuple[Any, ...]]:
+    """``raw_position`` as the frame's position table numbers it: a built module's part's lines shifted
+    past the module's own (``LINE_BASES``); anything else's as they are."""
+    pos = raw_position(tb)
+    if LINE_BASES and pos is not None and pos[0] is not None and tb is not None:
+        base = LINE_BASES.get(tb.tb_frame.f_code.co_filename)
+        if base is not None:
+            return (pos[0] + base, None if pos[1] is None else pos[1] + base, pos[2], pos[3])
+    return pos
+
+
 def site_in_frame(tb: Optional[TracebackType], table: Any, expr: Any = None) -> tuple[Optional[Position], Optional[str], Any]:
     """(Spell position, source name, call form) of what ``tb``'s (compiled) frame was running.
 
@@ -141,7 +158,7 @@ def site_in_frame(tb: Optional[TracebackType], table: Any, expr: Any = None) -> 
 
 
 def _site(tb: TracebackType, table: Any, expr: Any) -> tuple[Optional[Position], Optional[str], Any]:
-    pos = raw_position(tb)
+    pos = table_position(tb)
     if pos is None or pos[0] is None:
         return None, None, None
     spell_key = getattr(table, "spell_key", None)

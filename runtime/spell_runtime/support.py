@@ -24,7 +24,7 @@ from types import BuiltinFunctionType, FunctionType, TracebackType
 from typing import Any, Optional
 from weakref import ref
 
-from .callpath import BUILT_TABLES, CallSite, fill_pending, place_error, raw_position, site_in_frame
+from .callpath import BUILT_TABLES, CallSite, fill_pending, place_error, site_in_frame, table_position
 from .context import CTX_KEY, Context, snapshot
 from .core.registry import BUILTINS, info_of
 from .data.atoms import Keyword, Symbol
@@ -551,7 +551,7 @@ def fail(message: str, form: Any) -> SpellError:
 # --------------------------------------------------------------------------- error conversion
 
 def _position_at(tb: Optional[TracebackType]) -> Optional[tuple[Any, ...]]:
-    return raw_position(tb)
+    return table_position(tb)
 
 
 _Spans = list[tuple[int, int, int, int, Any]]

@@ -26,6 +26,7 @@ from collections.abc import Callable, Collection
 from typing import Any, Optional
 
 from spell_runtime import optimise, support
+from spell_runtime.built_parts import PART_LINE_STEP
 from spell_runtime.built_spans import pack_fn_spans
 from spell_runtime.context import CTX_KEY
 from spell_runtime.data import (
@@ -54,6 +55,7 @@ from ..emit.wrap import wrap_long_lines
 from ..state import EPOCH, SUB_BY_FORM_LIMIT, Unit, UnitKey, base_namespace
 from . import templates
 from .direct import direct_unit, is_direct
+from .parts import PART_BYTES, PARTS_SUFFIX, group_bodies, loader_source, part_header, part_name, part_text
 from .places import place_key, places_of
 from .written_spans import QUOTED_IMPORT, first_body_forms, fn_forms, quoted_forms, quoted_spans_source
 
@@ -269,11 +271,31 @@ def python_source(form: Any) -> str:
     return python_text(mod)
 
 
+class BuiltProgram:
+    """What ``build_program`` writes: the module's text and, for a large program, its parts
+    (``spell_runtime.built_parts``): ``folder`` beside the module, holding ``parts`` (file name, text)."""
+
+    __slots__ = ("module", "folder", "parts")
+
+    def __init__(self, module: str, folder: Optional[str], parts: list[tuple[str, str]]) -> None:
+        self.module = module
+        self.folder = folder
+        self.parts = parts
+
+
 def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     """Python source of a module that evaluates ``forms`` like ``eval_string`` and imports only the runtime.
 
-    Running it prints the value; importing it computes ``value``.
+    Running it prints the value; importing it computes ``value``. One file, whatever its size
+    (``build_program`` splits a large one).
     """
+    return build_program(forms, source_name).module
+
+
+def build_program(forms: list[Any], source_name: str = "<spell>", folder: Optional[str] = None,
+                  part_bytes: int = PART_BYTES) -> BuiltProgram:
+    """``build_module``'s module, its fn bodies moved into parts in ``folder`` (a name, beside the
+    module) when they are more than ``part_bytes`` of text (``compiler.parts``); whole without ``folder``."""
     from ..emit.constants import SCRIPT_GC, ConstantEncoder, constants_source, library_modules, runtime_imports
 
     base_namespace()
@@ -328,22 +350,46 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
     for ref in const_refs:
         ref.id = "_k%d" % entry_of_name[ref.id]
     ast.fix_missing_locations(mod)
+    # the module's functions (fn bodies, then the units of top-level forms that are not direct defs) can
+    # move to parts; the statements that run stay: the parts are read before the first of them
+    functions = [*emitter.functions, *(u for u in units if type(u) is ast.FunctionDef)]
+    groups = group_bodies(functions, part_bytes) if folder is not None else []
+    if len(groups) < 2:
+        groups = []
     header = '"""Compiled from %s by spellc %s. Imports only the Spell runtime."""\n\n%s\n%s\n%s\n\n' % (
         source_name, COMPILER_VERSION, SCRIPT_GC, runtime_imports(library_modules(encoder.builtin_names)),
         constants_source(entries))
+    table = {**emitter.table, **emitter.place_symbols}
+    parts: list[tuple[str, str]] = []
+    raw_spans: list[tuple[int, int, int, int, Any, Any]] = []
+    if groups:  # the fn bodies in part files; part k's spans numbered from k * PART_LINE_STEP
+        assert folder is not None
+        mod = ast.Module(body=[*emitter.watch_statement(), *(u for u in units if type(u) is not ast.FunctionDef)],
+                         type_ignores=[])
+        names = [part_name(k) for k in range(1, len(groups) + 1)]
+        header += "from spell_runtime.built_parts import load_parts\n\n%s\n\n" % loader_source(folder, names)
+        for k, (name, group) in enumerate(zip(names, groups), 1):
+            top = part_header(source_name, k, len(groups), "%s.py" % folder.removesuffix(PARTS_SUFFIX))
+            text = part_text(group)
+            parts.append((name, top + text))
+            shift = k * PART_LINE_STEP + top.count("\n")
+            raw_spans += [(sl + shift, sc, el + shift, ec, f, key)
+                          for sl, sc, el, ec, f, key in call_spans(ast.Module(body=group, type_ignores=[]), text,
+                                                                   table, emitter.places)]
     body = wrap_long_lines(python_text(mod))
-    # Host failures are attributed by position, so the table is keyed by positions in this very file.
+    # Host failures are attributed by position, so the table is keyed by positions in this very file
+    # (and, for its parts, in theirs: ``spell_runtime.built_parts``).
     offset = header.count("\n")
     entry_of_form = {id(value): entry_of_name[name] for name, value in emitter.consts.items()}
-    spans = sorted(call_spans(mod, body, {**emitter.table, **emitter.place_symbols}, emitter.places),
-                   key=lambda span: (span[0], span[1]))
-    table_src = span_table_source([(sl + offset, sc, el + offset, ec, entry_of_form[id(f)])
-                                   for sl, sc, el, ec, f, _ in spans],
+    raw_spans += [(sl + offset, sc, el + offset, ec, f, key)
+                  for sl, sc, el, ec, f, key in call_spans(mod, body, table, emitter.places)]
+    spans = sorted(raw_spans, key=lambda span: (span[0], span[1]))
+    table_src = span_table_source([(sl, sc, el, ec, entry_of_form[id(f)]) for sl, sc, el, ec, f, _ in spans],
                                   source_name, support.pack_spell_positions([key for *_, key in spans]),
                                   quoted_spans_source(quoted, entry_of_form),
                                   pack_fn_spans([(entry_of_form[id(f)], s) for f in fns if (s := span_of(f)) is not None]))
     unit_names = ", ".join("_unit%d" % i for i in range(len(forms)))
-    return "".join([
+    return BuiltProgram("".join([
         header, body, "\n\n", table_src, "\n\n\n",
         "def run():\n",
         '    """Evaluate the program in a fresh environment and return its value."""\n',
@@ -361,7 +407,7 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
         "    run_script(run, %r, _PAUSED_GC)\n" % source_name,
         "else:\n",
         "    value = run()\n",
-    ])
+    ]), folder if parts else None, parts)
 
 
 def string_lines(text: str, width: int = 100) -> str:

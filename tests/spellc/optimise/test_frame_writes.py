@@ -139,7 +139,8 @@ def test_a_built_module_writes_the_parameters_as_the_source_does(tmp_path: Path,
     fresh()
     (tmp_path / "writes.spl").write_text(program, encoding="utf-8")
     out = tmp_path / "writes_built.py"
-    built = CliRunner().invoke(main, ["build", str(tmp_path / "writes.spl"), "-o", str(out)])
+    # one file (--part-bytes 0): the text read below holds every function
+    built = CliRunner().invoke(main, ["build", str(tmp_path / "writes.spl"), "-o", str(out), "--part-bytes", "0"])
     fresh()  # as in a fresh process (both commands run in this one)
     source_run = CliRunner().invoke(main, ["run", str(tmp_path / "writes.spl")])
     assert built.exit_code == 0, built.output
@@ -179,7 +180,7 @@ def test_a_module_built_before_still_runs_with_the_reloading_helpers(tmp_path: P
     fresh()
     (tmp_path / "old.spl").write_text(program, encoding="utf-8")
     out = tmp_path / "old_built.py"
-    assert CliRunner().invoke(main, ["build", str(tmp_path / "old.spl"), "-o", str(out)]).exit_code == 0
+    assert CliRunner().invoke(main, ["build", str(tmp_path / "old.spl"), "-o", str(out), "--part-bytes", "0"]).exit_code == 0
     text, _ = undo_list_sites(out.read_text(encoding="utf-8"))  # the sites as 369c69c wrote them
     assert text.count("_pub_here(") >= 2
     assert "_macro_pub_here(" in text and "_late_pub_here(" in text and "_pub_named(" not in text

@@ -51,7 +51,8 @@ def test_a_built_module_takes_the_late_fallback_as_the_source_does(tmp_path: Pat
     program = "(defn g [v] v)\n(defn f [x y] (g x) (m) [(- x y) (- y x) x])\n" + PROGRAM.split("\n")[0] + "\n(f 10 3)"
     (tmp_path / "late.spl").write_text(program, encoding="utf-8")
     out = tmp_path / "late_built.py"
-    built = CliRunner().invoke(main, ["build", str(tmp_path / "late.spl"), "-o", str(out)])
+    # one file (--part-bytes 0): the text read below holds every function
+    built = CliRunner().invoke(main, ["build", str(tmp_path / "late.spl"), "-o", str(out), "--part-bytes", "0"])
     fresh()  # as in a fresh process (both commands run in this one)
     source_run = CliRunner().invoke(main, ["run", str(tmp_path / "late.spl")])
     assert built.exit_code == 0, built.output
