@@ -1,20 +1,22 @@
-"""The parts of a module ``spellc build`` wrote: its fn bodies, in files beside it, run into its globals.
+"""The parts of a module ``spellc build`` wrote: its functions, in files beside it, run into its globals.
 
 Why a built module is split (issue 12.5). CPython parses a whole file before it compiles any of it,
 and its parser holds every token and memo entry of the file until the end: ~7 MB for the 79 KB that
-``compile-300.spl`` becomes, touched page by page (~1,900 page faults, a fifth of the module's own
-start-up here). The same text parsed in files of a few kilobytes each reuses that memory, and the
-module started ~3 ms sooner out of ~72 (``benchmarks/backend.py``). A second gain comes with it:
-``python prog.py`` never caches the bytecode of the script it runs, but the parts are read through
-``importlib``'s ``SourceFileLoader``, which keeps their bytecode in ``__pycache__`` as it does for any
-imported module (unless bytecode writing is off), so a second run compiles only the main file.
+``compile-300.spl`` becomes, touched page by page (~1,900 page faults). The same text parsed in files
+of a few kilobytes each reuses that memory: the module faulted ~1,000 times fewer and started 3–6 ms
+sooner out of ~72 (``perf stat``; ``benchmarks/backend.py``), running the same instructions. A second
+gain comes with it: ``python prog.py`` never caches the bytecode of the script it runs, but the parts
+are read through ``importlib``'s ``SourceFileLoader``, which keeps their bytecode in ``__pycache__`` as
+it does for any imported module (unless bytecode writing is off), so a second run compiles only the
+main file.
 
-What a split module looks like. ``prog.py`` keeps the imports, the constants, the top-level units,
-the position table and ``run()``; the ``def``s of its fn bodies are in ``prog.parts/fns-1.py``, … — plain
-Python, but not modules of their own: each runs in ``prog``'s globals (``load_parts``), where the
-constants, the runtime helpers and the other parts' functions are, exactly as if its text stood in
-``prog.py``. A small program's functions fit in one part's size and it is written whole, with no
-folder (``spellc.compiler.parts``).
+What a split module looks like. ``prog.py`` keeps the imports, the constants, the statements that run
+(the direct defs' units, the position table, ``run()``); its ``def``s — fn bodies, and the units of
+top-level forms that are not direct defs — are in ``prog.parts/fns-1.py``, …: plain Python, but not
+modules of their own. Each runs in ``prog``'s globals (``load_parts``), where the constants, the
+runtime helpers and the other parts' functions are, exactly as if its text stood in ``prog.py``. A
+small program's functions fit in one part and it is written whole, with no folder
+(``spellc.compiler.parts``).
 
 Positions. A failing instruction is attributed through the module's one position table
 (``support.SpanTable``). Its spans for part ``k`` are numbered from ``k * PART_LINE_STEP``, and the

@@ -294,7 +294,7 @@ def build_module(forms: list[Any], source_name: str = "<spell>") -> str:
 
 def build_program(forms: list[Any], source_name: str = "<spell>", folder: Optional[str] = None,
                   part_bytes: int = PART_BYTES) -> BuiltProgram:
-    """``build_module``'s module, its fn bodies moved into parts in ``folder`` (a name, beside the
+    """``build_module``'s module, its functions moved into parts in ``folder`` (a name, beside the
     module) when they are more than ``part_bytes`` of text (``compiler.parts``); whole without ``folder``."""
     from ..emit.constants import SCRIPT_GC, ConstantEncoder, constants_source, library_modules, runtime_imports
 
@@ -362,20 +362,13 @@ def build_program(forms: list[Any], source_name: str = "<spell>", folder: Option
     table = {**emitter.table, **emitter.place_symbols}
     parts: list[tuple[str, str]] = []
     raw_spans: list[tuple[int, int, int, int, Any, Any]] = []
-    if groups:  # the fn bodies in part files; part k's spans numbered from k * PART_LINE_STEP
+    if groups:
         assert folder is not None
         mod = ast.Module(body=[*emitter.watch_statement(), *(u for u in units if type(u) is not ast.FunctionDef)],
                          type_ignores=[])
-        names = [part_name(k) for k in range(1, len(groups) + 1)]
-        header += "from spell_runtime.built_parts import load_parts\n\n%s\n\n" % loader_source(folder, names)
-        for k, (name, group) in enumerate(zip(names, groups), 1):
-            top = part_header(source_name, k, len(groups), "%s.py" % folder.removesuffix(PARTS_SUFFIX))
-            text = part_text(group)
-            parts.append((name, top + text))
-            shift = k * PART_LINE_STEP + top.count("\n")
-            raw_spans += [(sl + shift, sc, el + shift, ec, f, key)
-                          for sl, sc, el, ec, f, key in call_spans(ast.Module(body=group, type_ignores=[]), text,
-                                                                   table, emitter.places)]
+        parts, raw_spans = _part_files(groups, source_name, folder, table, emitter.places)
+        header += "from spell_runtime.built_parts import load_parts\n\n%s\n\n" % loader_source(
+            folder, [name for name, _ in parts])
     body = wrap_long_lines(python_text(mod))
     # Host failures are attributed by position, so the table is keyed by positions in this very file
     # (and, for its parts, in theirs: ``spell_runtime.built_parts``).
@@ -408,6 +401,23 @@ def build_program(forms: list[Any], source_name: str = "<spell>", folder: Option
         "else:\n",
         "    value = run()\n",
     ]), folder if parts else None, parts)
+
+
+def _part_files(groups: list[list[ast.stmt]], source_name: str, folder: str, table: dict[Any, Any],
+                places: Collection[Any]) -> tuple[list[tuple[str, str]], list[tuple[int, int, int, int, Any, Any]]]:
+    """The part files of ``groups`` (file name, text) and their call spans, part ``k``'s lines numbered
+    from ``k * PART_LINE_STEP`` in the module's position table (``spell_runtime.built_parts``)."""
+    module_file = "%s.py" % folder.removesuffix(PARTS_SUFFIX)
+    files: list[tuple[str, str]] = []
+    spans: list[tuple[int, int, int, int, Any, Any]] = []
+    for k, group in enumerate(groups, 1):
+        top = part_header(source_name, k, len(groups), module_file)
+        text = part_text(group)
+        files.append((part_name(k), top + text))
+        shift = k * PART_LINE_STEP + top.count("\n")
+        spans += [(sl + shift, sc, el + shift, ec, form, key)
+                  for sl, sc, el, ec, form, key in call_spans(ast.Module(body=group, type_ignores=[]), text, table, places)]
+    return files, spans
 
 
 def string_lines(text: str, width: int = 100) -> str:
