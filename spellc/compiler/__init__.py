@@ -55,7 +55,7 @@ from ..emit.wrap import wrap_long_lines
 from ..state import EPOCH, SUB_BY_FORM_LIMIT, Unit, UnitKey, base_namespace
 from . import templates
 from .direct import direct_unit, is_direct
-from .parts import PART_BYTES, PARTS_SUFFIX, group_bodies, loader_source, part_header, part_name, part_text
+from .parts import PART_BYTES, group_bodies, loader_source, part_header, part_name, part_text
 from .places import place_key, places_of
 from .written_spans import QUOTED_IMPORT, first_body_forms, fn_forms, quoted_forms, quoted_spans_source
 
@@ -407,11 +407,10 @@ def _part_files(groups: list[list[ast.stmt]], source_name: str, folder: str, tab
                 places: Collection[Any]) -> tuple[list[tuple[str, str]], list[tuple[int, int, int, int, Any, Any]]]:
     """The part files of ``groups`` (file name, text) and their call spans, part ``k``'s lines numbered
     from ``k * PART_LINE_STEP`` in the module's position table (``spell_runtime.built_parts``)."""
-    module_file = "%s.py" % folder.removesuffix(PARTS_SUFFIX)
     files: list[tuple[str, str]] = []
     spans: list[tuple[int, int, int, int, Any, Any]] = []
     for k, group in enumerate(groups, 1):
-        top = part_header(source_name, k, len(groups), module_file)
+        top = part_header(source_name, k, len(groups))
         text = part_text(group)
         files.append((part_name(k), top + text))
         shift = k * PART_LINE_STEP + top.count("\n")

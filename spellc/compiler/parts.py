@@ -55,12 +55,12 @@ def part_name(k: int) -> str:
     return "fns-%d.py" % k
 
 
-def part_header(source_name: str, k: int, count: int, module_name: str) -> str:
+def part_header(source_name: str, k: int, count: int) -> str:
     """The comment a part file starts with (a docstring would become the module's ``__doc__``: a part
     runs in its globals)."""
-    return ("# Compiled from %s by spellc: functions, part %d of %d of %s. Not a module: %s reads it\n"
-            "# into its own globals (spell_runtime.built_parts), where its names are defined.\n\n"
-            % (source_name, k, count, module_name, module_name))
+    return ("# Compiled from %s by spellc: functions, part %d of %d of the module beside this folder,\n"
+            "# which reads it into its own globals (spell_runtime.built_parts). Not a module of its own.\n\n"
+            % (source_name, k, count))
 
 
 def part_text(group: list[ast.stmt]) -> str:
