@@ -39,6 +39,13 @@ def _run(module: Path, bytecode: bool = False) -> subprocess.CompletedProcess[st
                           cwd=module.parent, env=env, timeout=120)
 
 
+def _python_beside(tmp_path: Path, code: str) -> str:
+    """The output of ``code`` run by a new interpreter with ``tmp_path`` first on its path (stderr on failure)."""
+    ran = subprocess.run([sys.executable, "-W", "ignore", "-c", "import sys; sys.path.insert(0, %r)\n%s"
+                          % (str(tmp_path), code)], capture_output=True, text=True, timeout=120)
+    return ran.stdout or ran.stderr
+
+
 def test_each_fn_body_in_a_part_of_its_own_runs_as_the_whole_module(tmp_path: Path) -> None:
     split = _build(tmp_path, PROGRAM + "(label -14)\n", "--part-bytes", "1")
     parts = sorted(p.name for p in (tmp_path / "prog.parts").iterdir())
@@ -102,12 +109,10 @@ def test_a_module_run_without_its_parts_says_so_and_an_import_raises(tmp_path: P
     assert ran.returncode == 1 and "Traceback" not in ran.stderr
     assert "its part prog.parts/fns-3.py cannot be read" in ran.stderr
     assert "copy or move the two together" in ran.stderr
-    check = ("import sys; sys.path.insert(0, %r)\n"
-             "from spell_runtime.built_parts import MissingPartError\n"
-             "try:\n    import prog\nexcept MissingPartError as e:\n    print('missing', 'fns-3.py' in str(e))\n"
-             % str(tmp_path))
-    imported = subprocess.run([sys.executable, "-W", "ignore", "-c", check], capture_output=True, text=True)
-    assert imported.stdout == "missing True\n", imported.stderr
+    imported = _python_beside(tmp_path, "from spell_runtime.built_parts import MissingPartError\n"
+                                        "try:\n    import prog\nexcept MissingPartError as e:\n"
+                                        "    print('missing', 'fns-3.py' in str(e))\n")
+    assert imported == "missing True\n"
 
 
 def test_a_split_module_run_from_its_text_alone_says_where_its_parts_are(tmp_path: Path) -> None:
@@ -130,12 +135,10 @@ def test_parts_keep_their_bytecode_when_bytecode_is_written(tmp_path: Path) -> N
 
 def test_an_imported_split_module_computes_its_value_and_exports_its_definitions(tmp_path: Path) -> None:
     _build(tmp_path, PROGRAM + "(label -14)\n", "--part-bytes", "1")
-    check = ("import sys; sys.path.insert(0, %r); import prog\n"
-             "from spell_runtime.printer import pr_str\n"
-             "print(pr_str(prog.value), pr_str(prog.label(-14)), prog.__doc__.startswith('Compiled from prog.spl'))"
-             % str(tmp_path))
-    imported = subprocess.run([sys.executable, "-W", "ignore", "-c", check], capture_output=True, text=True)
-    assert imported.stdout == '"n=1" "n=1" True\n', imported.stderr
+    imported = _python_beside(tmp_path, "import prog\nfrom spell_runtime.printer import pr_str\n"
+                                        "print(pr_str(prog.value), pr_str(prog.label(-14)),"
+                                        " prog.__doc__.startswith('Compiled from prog.spl'))")
+    assert imported == '"n=1" "n=1" True\n'
 
 
 def test_the_split_module_and_its_parts_hold_the_text_of_the_whole_one() -> None:
