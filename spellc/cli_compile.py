@@ -70,7 +70,7 @@ def eval_command(expr: str, eval_timeout: Optional[float], no_opt: bool = False)
               help="Annotate the module: a FILE:LINE:COL comment per statement, temporaries named after "
                    "the Spell names they hold (needs the emit extra: libcst).")
 @click.option("--part-bytes", "part_bytes", type=click.IntRange(min=0), default=None, metavar="BYTES",
-              help="Write the fn bodies of a large program in files of about BYTES each, in the folder "
+              help="Write the functions of a large program in files of about BYTES each, in the folder "
                    "FILE.parts beside the module (default 8000); 0 writes one self-contained file.")
 @click.option("--no-opt", "no_opt", is_flag=True,
               help="Turn every optimisation off (as SPELLC_NO_OPT=1 does): the plain dynamic code shape.")
@@ -80,7 +80,7 @@ def build_command(file: str, output: Optional[str], emit: str = "py", pretty: bo
 
     Running the module prints the program's value; importing it computes ``value`` and exports each
     top-level def/defn under its Hy-mangled name for Python and Hy callers (``__spell_names__``).
-    A large program's fn bodies go to files in a folder beside the module, which reads them (keep
+    A large program's functions go to files in a folder beside the module, which reads them (keep
     the two together); CPython starts such a module sooner and caches those files' bytecode.
     ``--no-opt`` compiles the module without optimisations; the runtime's own fast paths follow
     ``SPELLC_NO_OPT`` of the process that runs it.
@@ -134,7 +134,7 @@ def _write_built(out: str, source: str, built: BuiltProgram) -> None:
     import shutil
     import tempfile
 
-    from .compiler.parts import parts_folder
+    from .compiler.parts import is_parts_folder, parts_folder
 
     directory = os.path.dirname(os.path.abspath(out))
     parts_dir = os.path.join(directory, parts_folder(out))
@@ -155,10 +155,14 @@ def _write_built(out: str, source: str, built: BuiltProgram) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(source)
         os.chmod(tmp, 0o666 & ~mask)  # as a file written by hand (mkstemp's own is private)
-        if os.path.isdir(parts_dir):
-            old = tempfile.mkdtemp(prefix=".spellc-old-", dir=directory)
-            os.rmdir(old)  # a fresh name to move the folder to
-            os.rename(parts_dir, old)
+        if os.path.lexists(parts_dir):
+            if not is_parts_folder(parts_dir):  # not ours to replace: nothing is written over it
+                _fail("%s: exists and is not a folder of parts spellc build wrote; move it away, or build "
+                      "with --part-bytes 0 to another name" % parts_dir)
+            aside = tempfile.mkdtemp(prefix=".spellc-old-", dir=directory)
+            os.rmdir(aside)  # a fresh name to move the folder to
+            os.rename(parts_dir, aside)
+            old = aside
         if built.parts:
             os.rename(staged[0], parts_dir)
             moved_in = True

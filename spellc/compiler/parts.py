@@ -6,9 +6,10 @@ functions and run nothing, so all that matters is that every part is read before
 statement that runs, which the main file ensures (the loader is its first statement after the
 constants). Consecutive functions are grouped into parts of about ``PART_BYTES`` of text each; a
 program whose functions fit in one part is written whole.
-``PART_BYTES`` was measured on ``compile-300.spl`` (15 runs each of ``python built.py``, interleaved):
-parts of 3, 6 and 10 KB started the module alike, 2.5–3.5 ms sooner than one file, and larger parts
-less so (about half the gain at 20 KB), as CPython's parser holds more at a time.
+``PART_BYTES`` was measured on ``compile-300.spl`` (21 runs each of ``python built.py``, interleaved):
+parts of 3, 5, 8 and 12 KB started the module alike, 3–4 ms sooner than one file. Larger parts keep
+more of the cost: compiling the module's text in two pieces faulted 1,253 times, in eight 546, whole
+1,951, as CPython's parser holds a whole file's tokens at a time.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from ..emit.source import python_text
 from ..emit.wrap import wrap_long_lines
 
 PART_BYTES: Final = 8_000
-"""About how much text of fn bodies one part holds (a single larger body makes a larger part)."""
+"""About how much text of functions one part holds (a single larger function makes a larger part)."""
 
 PARTS_SUFFIX: Final = ".parts"
 """The parts folder of ``prog.py`` is ``prog.parts``: a name no import can mistake for a package."""
@@ -48,6 +49,17 @@ def group_bodies(functions: list[ast.stmt], part_bytes: int = PART_BYTES) -> lis
         groups[-1].append(fn)
         size += n
     return groups
+
+
+def is_parts_folder(path: str) -> bool:
+    """Whether the folder ``path`` holds nothing but what ``spellc build`` writes there (parts, their
+    ``__pycache__``): only such a folder is replaced by a new build."""
+    import os
+    import re
+
+    if not os.path.isdir(path) or os.path.islink(path):
+        return False
+    return all(name == "__pycache__" or re.fullmatch(r"fns-\d+\.py", name) for name in os.listdir(path))
 
 
 def part_name(k: int) -> str:
@@ -78,5 +90,5 @@ def loader_source(folder: str, names: list[str]) -> str:
                            % (folder, items, "," if len(names) == 1 else ""))
 
 
-__all__ = ["PARTS_SUFFIX", "PART_BYTES", "group_bodies", "loader_source", "part_header", "part_name", "part_text",
-           "parts_folder"]
+__all__ = ["PARTS_SUFFIX", "PART_BYTES", "group_bodies", "is_parts_folder", "loader_source", "part_header",
+           "part_name", "part_text", "parts_folder"]

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from spellc.cli import main
 from spellc.compiler import build_module, build_program
-from spellc.compiler.parts import group_bodies, part_text
+from spellc.compiler.parts import group_bodies, is_parts_folder, part_text
 from spellc.reader import read_all
 
 # Six fns, each calling the one before: a failure in the last part passes through every other one.
@@ -73,6 +73,19 @@ def test_a_small_program_is_written_whole_and_a_rebuild_takes_away_the_parts_it_
     assert not (tmp_path / "prog.parts").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["prog.py", "prog.spl"]
     assert _run(out).stdout == "3\n"
+
+
+def test_a_folder_of_that_name_that_spellc_did_not_write_is_left_alone(tmp_path: Path) -> None:
+    mine = tmp_path / "prog.parts"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine", encoding="utf-8")
+    (tmp_path / "prog.spl").write_text(PROGRAM + "(label -14)\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["build", str(tmp_path / "prog.spl"), "-o", str(tmp_path / "prog.py"),
+                                       "--part-bytes", "1"])
+    assert result.exit_code == 1
+    assert "is not a folder of parts spellc build wrote" in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["prog.parts", "prog.spl"]  # nothing staged is left
+    assert [p.name for p in mine.iterdir()] == ["notes.txt"]
 
 
 def test_a_rebuild_replaces_the_parts_of_the_earlier_one(tmp_path: Path) -> None:
@@ -151,6 +164,18 @@ def test_the_split_module_and_its_parts_hold_the_text_of_the_whole_one() -> None
         body = text.split("\n\n", 1)[1]  # after the part's comment
         assert body.startswith(("def _fn", "def _unit")) and body.strip() in whole
     assert build_program(forms, "prog.spl").parts == []  # no folder: whole
+
+
+def test_only_a_folder_of_parts_and_their_bytecode_counts_as_one(tmp_path: Path) -> None:
+    folder = tmp_path / "x.parts"
+    assert not is_parts_folder(str(folder))  # absent
+    folder.mkdir()
+    assert is_parts_folder(str(folder))
+    (folder / "fns-1.py").write_text("", encoding="utf-8")
+    (folder / "__pycache__").mkdir()
+    assert is_parts_folder(str(folder))
+    (folder / "fns-x.py").write_text("", encoding="utf-8")
+    assert not is_parts_folder(str(folder))
 
 
 def test_bodies_are_grouped_in_order_up_to_the_part_size() -> None:
