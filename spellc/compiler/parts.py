@@ -86,8 +86,9 @@ def part_text(group: list[ast.stmt]) -> str:
 def loader_source(folder: str, names: list[str]) -> str:
     """The main file's statement that reads its parts (``built_parts.load_parts``)."""
     items = ", ".join(repr(name) for name in names)
-    return wrap_long_lines("load_parts(globals(), %r, (%s%s))\n"
-                           % (folder, items, "," if len(names) == 1 else ""))
+    return ("# This module's functions are in the files of the folder %s beside it, run here in its globals\n"
+            "# before any statement below (spell_runtime.built_parts).\n" % folder
+            + wrap_long_lines("load_parts(globals(), %r, (%s%s))\n" % (folder, items, "," if len(names) == 1 else "")))
 
 
 __all__ = ["PARTS_SUFFIX", "PART_BYTES", "group_bodies", "is_parts_folder", "loader_source", "part_header",
