@@ -56,13 +56,11 @@ def load_parts(namespace: dict[str, Any], folder: str, names: tuple[str, ...]) -
         path = os.path.join(directory, name)
         try:
             code = SourceFileLoader(name, path).get_code(name)
-            problem = "it holds no code" if code is None else ""
         except OSError as e:
-            code, problem = None, str(e.strerror or e)
-        if code is None:
             _missing(namespace, "%s: its part %s/%s cannot be read (%s). spellc build writes a module's parts in "
                                 "the folder %s beside it: copy or move the two together."
-                                % (module_file, folder, name, problem, folder))
+                                % (module_file, folder, name, e.strerror or e, folder))
+        assert code is not None  # a source loader's code: None is only for modules without one
         LINE_BASES[code.co_filename] = k * PART_LINE_STEP
         exec(code, namespace)
 

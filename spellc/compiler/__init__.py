@@ -20,6 +20,7 @@ machines), so cold compile speed stands on its own.
 from __future__ import annotations
 
 import ast
+import functools
 import linecache
 from collections import Counter
 from collections.abc import Callable, Collection
@@ -353,7 +354,8 @@ def build_program(forms: list[Any], source_name: str = "<spell>", folder: Option
     # the module's functions (fn bodies, then the units of top-level forms that are not direct defs) can
     # move to parts; the statements that run stay: the parts are read before the first of them
     functions = [*emitter.functions, *(u for u in units if type(u) is ast.FunctionDef)]
-    groups = group_bodies(functions, part_bytes) if folder is not None else []
+    text_of = functools.cache(python_text)  # each function unparsed once: to size its part, then to write it
+    groups = group_bodies(functions, part_bytes, text_of) if folder is not None else []
     if len(groups) < 2:
         groups = []
     header = '"""Compiled from %s by spellc %s. Imports only the Spell runtime."""\n\n%s\n%s\n%s\n\n' % (
@@ -366,7 +368,7 @@ def build_program(forms: list[Any], source_name: str = "<spell>", folder: Option
         assert folder is not None
         mod = ast.Module(body=[*emitter.watch_statement(), *(u for u in units if type(u) is not ast.FunctionDef)],
                          type_ignores=[])
-        parts, raw_spans = _part_files(groups, source_name, folder, table, emitter.places)
+        parts, raw_spans = _part_files(groups, source_name, table, emitter.places, text_of)
         header += "from spell_runtime.built_parts import load_parts\n\n%s\n\n" % loader_source(
             folder, [name for name, _ in parts])
     body = wrap_long_lines(python_text(mod))
@@ -403,15 +405,15 @@ def build_program(forms: list[Any], source_name: str = "<spell>", folder: Option
     ]), folder if parts else None, parts)
 
 
-def _part_files(groups: list[list[ast.stmt]], source_name: str, folder: str, table: dict[Any, Any],
-                places: Collection[Any]) -> tuple[list[tuple[str, str]], list[tuple[int, int, int, int, Any, Any]]]:
+def _part_files(groups: list[list[ast.stmt]], source_name: str, table: dict[Any, Any], places: Collection[Any],
+                text_of: Callable[[ast.stmt], str]) -> tuple[list[tuple[str, str]], list[tuple[int, int, int, int, Any, Any]]]:
     """The part files of ``groups`` (file name, text) and their call spans, part ``k``'s lines numbered
     from ``k * PART_LINE_STEP`` in the module's position table (``spell_runtime.built_parts``)."""
     files: list[tuple[str, str]] = []
     spans: list[tuple[int, int, int, int, Any, Any]] = []
     for k, group in enumerate(groups, 1):
         top = part_header(source_name, k, len(groups))
-        text = part_text(group)
+        text = part_text(group, text_of)
         files.append((part_name(k), top + text))
         shift = k * PART_LINE_STEP + top.count("\n")
         spans += [(sl + shift, sc, el + shift, ec, form, key)

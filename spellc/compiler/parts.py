@@ -15,6 +15,7 @@ more of the cost: compiling the module's text in two pieces faulted 1,253 times,
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from typing import Final
 
 from spell_runtime.built_parts import PART_LINE_STEP
@@ -36,13 +37,15 @@ def parts_folder(module_file: str) -> str:
     return os.path.splitext(os.path.basename(module_file))[0] + PARTS_SUFFIX
 
 
-def group_bodies(functions: list[ast.stmt], part_bytes: int = PART_BYTES) -> list[list[ast.stmt]]:
-    """``functions`` (the module's ``def``s, in order) as consecutive groups of about
-    ``part_bytes`` of text each; one group (no split) if they all fit in one."""
+def group_bodies(functions: list[ast.stmt], part_bytes: int = PART_BYTES,
+                 text_of: Callable[[ast.stmt], str] = python_text) -> list[list[ast.stmt]]:
+    """``functions`` (the module's ``def``s, in order) as consecutive groups of about ``part_bytes`` of
+    text each (``text_of``: a function's text; a build passes one that keeps it for ``part_text``);
+    one group (no split) if they all fit in one."""
     groups: list[list[ast.stmt]] = [[]]
     size = 0
     for fn in functions:
-        n = len(python_text(fn))
+        n = len(text_of(fn))
         if groups[-1] and size + n > part_bytes:
             groups.append([])
             size = 0
@@ -75,9 +78,10 @@ def part_header(source_name: str, k: int, count: int) -> str:
             % (source_name, k, count))
 
 
-def part_text(group: list[ast.stmt]) -> str:
-    """The Python text of one part's ``def``s (its lines must stay below ``PART_LINE_STEP``)."""
-    text = wrap_long_lines(python_text(ast.Module(body=group, type_ignores=[]))) + "\n"
+def part_text(group: list[ast.stmt], text_of: Callable[[ast.stmt], str] = python_text) -> str:
+    """The Python text of one part's ``def``s (its lines must stay below ``PART_LINE_STEP``): their texts
+    one blank line apart, as ``python_text`` writes a module of them."""
+    text = wrap_long_lines("\n\n".join(text_of(fn) for fn in group)) + "\n"
     if text.count("\n") >= PART_LINE_STEP:
         raise ValueError("a part of %d lines: more than a built module's position table numbers" % text.count("\n"))
     return text
